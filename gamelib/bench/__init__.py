@@ -1,0 +1,1 @@
+"""Benchmarks: ``python -m gamelib.bench NAME`` (see :mod:`gamelib.bench.__main__`)."""

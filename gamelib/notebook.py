@@ -1,0 +1,330 @@
+"""Notebook plumbing: profiles, parameter validation, regression artefacts.
+
+Every chapter notebook starts the same way::
+
+    import gamelib.notebook as nb
+    PROFILES = {"quick": {"n_games": 200}, "paper": {"n_games": 100_000}}
+    nb.start(globals())
+
+then a cell tagged ``parameters`` (papermill injects its overrides right after it)::
+
+    profile = "quick"
+    seed = 0
+    output_dir = None
+    n_games = None        # None: the profile's value
+
+and then ``cfg = nb.configure(globals(), "<notebook name>", PROFILES)``.
+
+:func:`configure` fails at once, with the list of valid names, on an unknown profile or on a
+parameter the chapter does not know (papermill by itself only warns). Every figure and table the
+chapter shows is also written to ``cfg.output_dir`` with :func:`save_table`, :func:`save_json` and
+:func:`save_figure`; the test suite compares those files with ``data/reference/<name>/``
+(see :mod:`gamelib.regression`).
+
+Command line::
+
+    python -m gamelib.notebook run NAME [-p KEY VALUE ...] [--output-dir DIR]
+    python -m gamelib.notebook execute NAME          # store quick-profile outputs in place
+    python -m gamelib.notebook update-reference NAME # rewrite data/reference/NAME on purpose
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+COMMON_PARAMETERS = ("profile", "seed", "output_dir")
+FIGURE_SIZE = (6.4, 4.0)
+FIGURE_DPI = 100
+
+_SNAPSHOT_KEY = "__gamelib_names_before_parameters__"
+
+
+def repo_root() -> Path:
+    """The project's root folder (the parent of the ``gamelib`` package)."""
+    return Path(__file__).resolve().parent.parent
+
+
+def notebooks_dir() -> Path:
+    return repo_root() / "notebooks"
+
+
+def reference_dir(name: str) -> Path:
+    """Folder of the stored regression references of notebook ``name``."""
+    return repo_root() / "data" / "reference" / name
+
+
+@dataclass(frozen=True)
+class Config:
+    """The resolved parameters of one notebook run."""
+
+    name: str
+    profile: str
+    seed: int
+    output_dir: Path
+    sizes: Mapping[str, Any] = field(default_factory=dict)
+
+    def __getattr__(self, key: str) -> Any:
+        sizes = object.__getattribute__(self, "sizes")
+        if key in sizes:
+            return sizes[key]
+        raise AttributeError(f"notebook parameter {key!r} is not defined; known: "
+                             f"{', '.join(sorted((*COMMON_PARAMETERS, *sizes)))}")
+
+    def as_dict(self) -> dict[str, Any]:
+        """All parameters as plain values (for provenance JSON files)."""
+        return {"name": self.name, "profile": self.profile, "seed": self.seed, **self.sizes}
+
+
+def start(namespace: dict) -> None:
+    """Record the names defined before the ``parameters`` cell.
+
+    Call it in the cell just before the parameters cell; :func:`configure` then treats every new
+    public name as a parameter and rejects those the chapter does not know.
+    """
+    namespace[_SNAPSHOT_KEY] = frozenset(namespace)
+
+
+def _new_names(namespace: dict) -> set[str]:
+    if _SNAPSHOT_KEY not in namespace:
+        raise RuntimeError("call gamelib.notebook.start(globals()) before the parameters cell")
+    before = namespace[_SNAPSHOT_KEY]
+    return {k for k in namespace if k not in before and not k.startswith("_")
+            and k not in ("In", "Out", "get_ipython", "exit", "quit", "open")}
+
+
+def validate_profiles(profiles: Mapping[str, Mapping[str, Any]]) -> None:
+    """Every profile must name the same sizes (so ``paper`` can never miss one)."""
+    if not profiles:
+        raise ValueError("PROFILES is empty: define at least 'quick' and 'paper'")
+    keys = [set(v) for v in profiles.values()]
+    if any(k != keys[0] for k in keys):
+        raise ValueError("profiles name different parameters: "
+                         + "; ".join(f"{p}: {sorted(v)}" for p, v in profiles.items()))
+    clash = keys[0] & set(COMMON_PARAMETERS)
+    if clash:
+        raise ValueError(f"profile sizes may not be named {sorted(clash)}")
+
+
+def resolve(name: str, profiles: Mapping[str, Mapping[str, Any]], params: Mapping[str, Any]) -> Config:
+    """Resolve user parameters against the chapter's profiles.
+
+    Parameters
+    ----------
+    name : str
+        Notebook name (file stem).
+    profiles : mapping
+        ``{profile: {size: value}}``.
+    params : mapping
+        The parameters given: ``profile``, ``seed``, ``output_dir`` and sizes (``None`` = the
+        profile's value).
+
+    Raises
+    ------
+    ValueError
+        On an unknown profile or parameter, listing the valid ones.
+    """
+    validate_profiles(profiles)
+    sizes_known = sorted(next(iter(profiles.values())))
+    valid = sorted((*COMMON_PARAMETERS, *sizes_known))
+    unknown = sorted(set(params) - set(valid))
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {', '.join(map(repr, unknown))} for notebook "
+                         f"{name!r}; valid parameters: {', '.join(valid)}")
+    profile = params.get("profile", "quick")
+    if profile not in profiles:
+        raise ValueError(f"unknown profile {profile!r} for notebook {name!r}; valid profiles: "
+                         f"{', '.join(sorted(profiles))}")
+    seed = params.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    sizes = {}
+    for key in sizes_known:
+        value = params.get(key)
+        sizes[key] = profiles[profile][key] if value is None else value
+    out = params.get("output_dir")
+    output_dir = (repo_root() / "data" / "results" / profile / name) if out is None else Path(out)
+    return Config(name=name, profile=profile, seed=seed, output_dir=output_dir.resolve(),
+                  sizes=sizes)
+
+
+def configure(namespace: dict, name: str, profiles: Mapping[str, Mapping[str, Any]]) -> Config:
+    """Validate the parameters cell (and papermill's injected overrides); see :func:`resolve`.
+
+    Also creates the output folder and sets a fixed matplotlib style, so that stored figures are
+    comparable pixel for pixel.
+    """
+    params = {k: namespace[k] for k in _new_names(namespace)}
+    cfg = resolve(name, profiles, params)
+    cfg.output_dir.mkdir(parents=True, exist_ok=True)
+    set_plot_style()
+    return cfg
+
+
+def set_plot_style() -> None:
+    """A fixed, font-stable matplotlib style for every chapter figure."""
+    import matplotlib
+
+    matplotlib.rcParams.update({
+        "figure.figsize": FIGURE_SIZE, "figure.dpi": FIGURE_DPI, "savefig.dpi": FIGURE_DPI,
+        "font.family": "DejaVu Sans", "font.size": 10, "axes.grid": True, "grid.alpha": 0.3,
+        "axes.spines.top": False, "axes.spines.right": False, "legend.frameon": False,
+        "svg.hashsalt": "gamelib", "path.simplify": False,
+    })
+
+
+def _atomic_write(path: Path, write) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def _artefact(cfg: Config, stem: str, suffix: str) -> Path:
+    if not stem or "/" in stem or stem.startswith("."):
+        raise ValueError(f"bad artefact name {stem!r}: use a plain file stem like 'gradient_check'")
+    return cfg.output_dir / f"{stem}{suffix}"
+
+
+def save_table(df, cfg: Config, stem: str, index: bool = False) -> Path:
+    """Write a pandas DataFrame as ``<output_dir>/<stem>.csv`` (atomically)."""
+    text = df.to_csv(index=index, float_format="%.10g", lineterminator="\n")
+    return _atomic_write(_artefact(cfg, stem, ".csv"), lambda fh: fh.write(text.encode()))
+
+
+def save_json(obj: Any, cfg: Config, stem: str) -> Path:
+    """Write a JSON-serialisable object as ``<output_dir>/<stem>.json`` (atomically)."""
+    text = json.dumps(obj, indent=1, sort_keys=True, default=_json_default) + "\n"
+    return _atomic_write(_artefact(cfg, stem, ".json"), lambda fh: fh.write(text.encode()))
+
+
+def _json_default(value):
+    import numpy as np
+
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, Path):
+        return str(value)
+    raise TypeError(f"cannot store {type(value).__name__} in JSON")
+
+
+def save_figure(fig, cfg: Config, stem: str) -> Path:
+    """Write a matplotlib figure as ``<output_dir>/<stem>.png`` at the fixed dpi (atomically)."""
+    return _atomic_write(_artefact(cfg, stem, ".png"),
+                         lambda fh: fig.savefig(fh, format="png", dpi=FIGURE_DPI,
+                                                metadata={"Software": None}))
+
+
+# --- running notebooks -------------------------------------------------------------------------
+
+def notebook_path(name: str) -> Path:
+    path = notebooks_dir() / f"{name}.ipynb"
+    if not path.exists():
+        known = sorted(p.stem for p in notebooks_dir().glob("*.ipynb"))
+        raise ValueError(f"no notebook named {name!r}; known notebooks: {', '.join(known)}")
+    return path
+
+
+def run(name: str, output_notebook: Path, parameters: Mapping[str, Any] | None = None,
+        timeout: int = 1800) -> Path:
+    """Execute notebook ``name`` with papermill (kernel ``python3``, from the notebooks folder)."""
+    import papermill
+
+    output_notebook = Path(output_notebook)
+    output_notebook.parent.mkdir(parents=True, exist_ok=True)
+    papermill.execute_notebook(
+        str(notebook_path(name)), str(output_notebook), parameters=dict(parameters or {}),
+        kernel_name="python3", cwd=str(notebooks_dir()), progress_bar=False,
+        execution_timeout=timeout, log_output=False)
+    return output_notebook
+
+
+def execute_in_place(name: str) -> Path:
+    """Execute notebook ``name`` at its default (quick) parameters and store its outputs."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    path = notebook_path(name)
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, kernel_name="python3", timeout=1800,
+                   resources={"metadata": {"path": str(notebooks_dir())}}).execute()
+    for cell in nb.cells:
+        cell.get("metadata", {}).pop("execution", None)
+    text = nbformat.writes(nb) + "\n"
+    return _atomic_write(path, lambda fh: fh.write(text.encode()))
+
+
+def update_reference(name: str) -> Path:
+    """Run ``name`` at the quick profile and replace ``data/reference/<name>/`` by its outputs."""
+    import shutil
+
+    ref = reference_dir(name)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "out"
+        run(name, Path(tmp) / f"{name}.ipynb", {"output_dir": str(out)})
+        staged = ref.with_name(f".{ref.name}.new")
+        shutil.rmtree(staged, ignore_errors=True)
+        shutil.copytree(out, staged)
+        shutil.rmtree(ref, ignore_errors=True)
+        os.replace(staged, ref)
+    return ref
+
+
+def _parse_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m gamelib.notebook", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_run = sub.add_parser("run", help="execute a notebook with papermill parameters")
+    p_run.add_argument("name")
+    p_run.add_argument("-p", "--parameter", nargs=2, action="append", default=[],
+                       metavar=("KEY", "VALUE"), help="a parameter (VALUE parsed as JSON if it can)")
+    p_run.add_argument("--executed", type=Path, default=None,
+                       help="where to write the executed notebook (default _build/executed/NAME.ipynb)")
+    p_exec = sub.add_parser("execute", help="execute in place at the quick profile (stores outputs)")
+    p_exec.add_argument("names", nargs="+")
+    p_ref = sub.add_parser("update-reference", help="rewrite data/reference/NAME from a quick run")
+    p_ref.add_argument("names", nargs="+")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "run":
+            params = {k: _parse_value(v) for k, v in args.parameter}
+            executed = args.executed or repo_root() / "_build" / "executed" / f"{args.name}.ipynb"
+            run(args.name, executed, params)
+            print(f"executed {args.name} -> {executed}")
+        elif args.command == "execute":
+            for name in args.names:
+                print(f"stored outputs of {execute_in_place(name)}")
+        else:
+            for name in args.names:
+                print(f"updated {update_reference(name)}")
+    except ValueError as exc:
+        parser.exit(2, f"error: {exc}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

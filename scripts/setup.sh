@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Create .venv (Python 3.11) and install the pinned requirements; does nothing when up to date.
+#   bash scripts/setup.sh [requirements.txt|requirements-test.txt]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+req=${1:-requirements-test.txt}
+py=${PYTHON:-}
+if [ -z "$py" ]; then
+  for cand in python3.11 python3; do
+    if command -v "$cand" >/dev/null && "$cand" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then
+      py=$cand; break
+    fi
+  done
+fi
+[ -n "$py" ] || { echo "error: Python 3.11 not found (set PYTHON=/path/to/python3.11)" >&2; exit 1; }
+if [ ! -x .venv/bin/python ]; then
+  "$py" -m venv .venv
+fi
+stamp=".venv/.installed-$(basename "$req")"
+want=$(cat "$req" requirements.txt pyproject.toml | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$req"
+  echo "$want" > "$stamp"
+fi
