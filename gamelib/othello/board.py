@@ -1,0 +1,348 @@
+"""Text boards, square names and a Pythonic :class:`Board` over the numba core.
+
+A board string has 64 characters, row by row from a1 (index 0 = a1, 7 = h1, 56 = a8,
+63 = h8): ``X`` black, ``O`` white, ``-`` empty (the FFO/Edax layout). Whitespace is ignored,
+so an 8-line diagram works too, and ``x``/``*`` (black), ``o`` (white), ``.``/``_`` (empty) are
+accepted as well. The side to move is ``"X"`` (black) or ``"O"`` (white); ``"black"``,
+``"white"``, ``"B"`` and ``"W"`` (any case) are also understood.
+
+Moves are square names ``"a1"`` .. ``"h8"`` (column letter, row number 1..8 from the top);
+a pass is ``"pass"`` (also ``"PS"``, ``"--"``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from . import core
+
+__all__ = [
+    "START_BOARD",
+    "SQUARE_NAMES",
+    "square_name",
+    "parse_square",
+    "parse_board",
+    "parse_side",
+    "format_board",
+    "moves_to_list",
+    "legal_moves",
+    "perft",
+    "Board",
+]
+
+SQUARE_NAMES = [f"{'abcdefgh'[i % 8]}{i // 8 + 1}" for i in range(64)]
+_SQUARE_INDEX = {name: i for i, name in enumerate(SQUARE_NAMES)}
+_BLACK_CHARS = frozenset("Xx*")
+_WHITE_CHARS = frozenset("Oo")
+_EMPTY_CHARS = frozenset("-._")
+_PASS_NAMES = frozenset({"pass", "ps", "--", "pa"})
+_SIDES = {"x": "X", "b": "X", "black": "X", "o": "O", "w": "O", "white": "O"}
+
+START_BOARD = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27
+
+
+def square_name(sq: int) -> str:
+    """Name of square index ``sq`` (0 = ``"a1"``, 63 = ``"h8"``)."""
+    if not 0 <= int(sq) < 64:
+        raise ValueError(f"bad square index {sq!r}: must be 0..63")
+    return SQUARE_NAMES[int(sq)]
+
+
+def parse_square(move) -> int:
+    """Square index of a move given as a name (``"d3"``, any case) or an index 0..63."""
+    if isinstance(move, (int, np.integer)) and not isinstance(move, bool):
+        if 0 <= int(move) < 64:
+            return int(move)
+        raise ValueError(f"bad square index {move!r}: must be 0..63")
+    if isinstance(move, str):
+        sq = _SQUARE_INDEX.get(move.strip().lower())
+        if sq is not None:
+            return sq
+    raise ValueError(f"bad square {move!r}: expected a name 'a1'..'h8' or an index 0..63")
+
+
+def parse_board(board: str) -> tuple[int, int]:
+    """Black and white bitboards (Python ints) of a 64-character board string."""
+    if not isinstance(board, str):
+        raise ValueError(f"bad board {board!r}: expected a 64-character string")
+    cells = re.sub(r"\s+", "", board)
+    if len(cells) != 64:
+        raise ValueError(
+            f"bad board {board!r}: {len(cells)} squares (without whitespace), expected 64"
+        )
+    black = white = 0
+    for i, c in enumerate(cells):
+        if c in _BLACK_CHARS:
+            black |= 1 << i
+        elif c in _WHITE_CHARS:
+            white |= 1 << i
+        elif c not in _EMPTY_CHARS:
+            raise ValueError(
+                f"bad board {board!r}: character {c!r} at square {SQUARE_NAMES[i]} "
+                "(use X for black, O for white, - for empty)"
+            )
+    return black, white
+
+
+def parse_side(to_move: str) -> str:
+    """``"X"`` or ``"O"`` for a side given as X/O, B/W or black/white (any case)."""
+    side = _SIDES.get(to_move.strip().lower()) if isinstance(to_move, str) else None
+    if side is None:
+        raise ValueError(f"bad side to move {to_move!r}: expected 'X' (black) or 'O' (white)")
+    return side
+
+
+def format_board(black: int, white: int) -> str:
+    """64-character board string of two bitboards."""
+    black, white = int(black), int(white)
+    if black & white:
+        raise ValueError("bad bitboards: black and white share squares")
+    return "".join(
+        "X" if black >> i & 1 else "O" if white >> i & 1 else "-" for i in range(64)
+    )
+
+
+def moves_to_list(moves: str) -> list[str]:
+    """Split a move string such as ``"f5d6c3"`` (optionally with spaces) into square names."""
+    text = re.sub(r"[\s,]+", "", moves).lower()
+    if len(text) % 2:
+        raise ValueError(f"bad move string {moves!r}: odd number of characters")
+    out = [text[i : i + 2] for i in range(0, len(text), 2)]
+    for m in out:
+        if m not in _SQUARE_INDEX and m not in _PASS_NAMES:
+            raise ValueError(f"bad move string {moves!r}: {m!r} is not a square")
+    return out
+
+
+def _side_bitboards(board: str, to_move: str) -> tuple[np.uint64, np.uint64]:
+    black, white = parse_board(board)
+    if parse_side(to_move) == "X":
+        return np.uint64(black), np.uint64(white)
+    return np.uint64(white), np.uint64(black)
+
+
+def _mask_to_names(mask) -> list[str]:
+    mask = int(mask)
+    return [SQUARE_NAMES[i] for i in range(64) if mask >> i & 1]
+
+
+def legal_moves(board: str, to_move: str) -> list[str]:
+    """Legal moves of ``to_move`` on ``board``, sorted by square index; ``[]`` to pass.
+
+    Examples
+    --------
+    >>> legal_moves(START_BOARD, "X")
+    ['d3', 'c4', 'f5', 'e6']
+    """
+    p, o = _side_bitboards(board, to_move)
+    return _mask_to_names(core.move_mask(p, o))
+
+
+def perft(board: str, to_move: str, depth: int) -> int:
+    """Leaves of the ``depth``-ply game tree (a pass is a ply; a finished game is one leaf).
+
+    Examples
+    --------
+    >>> perft(START_BOARD, "X", 4)
+    244
+    """
+    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0:
+        raise ValueError(f"bad perft depth {depth!r}: expected an integer >= 0")
+    p, o = _side_bitboards(board, to_move)
+    return int(core.perft(p, o, int(depth)))
+
+
+class Board:
+    """An Othello position with the side to move and a move stack, over the numba core.
+
+    Parameters
+    ----------
+    board : str, optional
+        64-character board string (default: the standard start position).
+    to_move : str
+        ``"X"`` (black, default) or ``"O"`` (white).
+
+    Examples
+    --------
+    >>> b = Board()
+    >>> b.push("f5"); b.legal_moves
+    ['f4', 'd6', 'f6']
+    """
+
+    def __init__(self, board: str | None = None, to_move: str = "X"):
+        black, white = parse_board(START_BOARD if board is None else board)
+        self.black = black
+        self.white = white
+        self.turn = parse_side(to_move)
+        self.move_stack: list[str] = []
+        self._history: list[tuple[int, int, str]] = []
+
+    # --- the side to move's view --------------------------------------------------------
+    def _po(self) -> tuple[np.uint64, np.uint64]:
+        if self.turn == "X":
+            return np.uint64(self.black), np.uint64(self.white)
+        return np.uint64(self.white), np.uint64(self.black)
+
+    @property
+    def legal_moves(self) -> list[str]:
+        """Legal moves of the side to move, sorted by square index (``[]`` = must pass)."""
+        return _mask_to_names(core.move_mask(*self._po()))
+
+    def move_mask(self) -> int:
+        """Legal moves of the side to move as a bitboard (Python int)."""
+        return int(core.move_mask(*self._po()))
+
+    def must_pass(self) -> bool:
+        """True when the side to move has no move but the opponent has one."""
+        return bool(core.must_pass(*self._po()))
+
+    def is_game_over(self) -> bool:
+        """True when neither side can move."""
+        return bool(core.is_game_over(*self._po()))
+
+    def is_legal(self, move) -> bool:
+        """True when ``move`` (a square or ``"pass"``) is legal for the side to move."""
+        if isinstance(move, str) and move.strip().lower() in _PASS_NAMES:
+            return self.must_pass()
+        try:
+            sq = parse_square(move)
+        except ValueError:
+            return False
+        return bool(self.move_mask() >> sq & 1)
+
+    def flips(self, move) -> list[str]:
+        """Squares that ``move`` would flip (ValueError if it is illegal)."""
+        sq = self._legal_square(move)
+        return _mask_to_names(core.flips(*self._po(), sq))
+
+    def _legal_square(self, move) -> int:
+        sq = parse_square(move)
+        if not self.move_mask() >> sq & 1:
+            side = "black (X)" if self.turn == "X" else "white (O)"
+            legal = self.legal_moves
+            if legal:
+                why = f"legal moves: {', '.join(legal)}"
+            elif self.is_game_over():
+                why = "the game is over"
+            else:
+                why = "the side to move must pass"
+            raise ValueError(
+                f"illegal move {square_name(sq)!r} for {side} on {self.board_string()!r}; {why}"
+            )
+        return sq
+
+    # --- moves --------------------------------------------------------------------------
+    def push(self, move) -> None:
+        """Play ``move`` (square name, index, or ``"pass"`` when the side must pass)."""
+        if isinstance(move, str) and move.strip().lower() in _PASS_NAMES:
+            if not self.must_pass():
+                reason = "the game is over" if self.is_game_over() else f"legal moves: {self.legal_moves}"
+                raise ValueError(f"illegal pass: {reason}")
+            self._history.append((self.black, self.white, self.turn))
+            self.move_stack.append("pass")
+            self.turn = "O" if self.turn == "X" else "X"
+            return
+        sq = self._legal_square(move)
+        p, o = self._po()
+        p2, o2 = core.make_move(p, o, sq)
+        self._history.append((self.black, self.white, self.turn))
+        self.move_stack.append(square_name(sq))
+        if self.turn == "X":
+            self.black, self.white, self.turn = int(p2), int(o2), "O"
+        else:
+            self.white, self.black, self.turn = int(p2), int(o2), "X"
+
+    def pop(self) -> str:
+        """Undo the last move (or pass) and return it."""
+        if not self._history:
+            raise IndexError("pop from an empty move stack")
+        self.black, self.white, self.turn = self._history.pop()
+        return self.move_stack.pop()
+
+    def play(self, moves) -> None:
+        """Play a sequence (``"f5d6c3"`` or a list); passes may be given or left implicit.
+
+        As in WTHOR records, when the side to move has no legal move (and the game is not
+        over) it passes automatically before the next move is played.
+        """
+        seq = moves_to_list(moves) if isinstance(moves, str) else list(moves)
+        for i, m in enumerate(seq):
+            if isinstance(m, str) and m.strip().lower() in _PASS_NAMES:
+                self.push("pass")
+                continue
+            if self.must_pass():
+                self.push("pass")
+            try:
+                self.push(m)
+            except ValueError as err:
+                raise ValueError(f"move {i + 1} ({m!r}) of {moves!r}: {err}") from None
+
+    # --- counts and score ----------------------------------------------------------------
+    def count(self) -> tuple[int, int]:
+        """Black and white disc counts."""
+        return self.black.bit_count(), self.white.bit_count()
+
+    @property
+    def empties(self) -> int:
+        """Number of empty squares."""
+        return 64 - (self.black | self.white).bit_count()
+
+    def score(self, empties_to_winner: bool = True) -> int:
+        """Black minus white discs; with ``empties_to_winner`` the empties go to the leader.
+
+        This is the final score when the game is over (World Othello Federation rule).
+        """
+        return int(core.final_score(np.uint64(self.black), np.uint64(self.white), empties_to_winner))
+
+    def winner(self) -> str | None:
+        """``"X"``, ``"O"`` or ``None`` (draw) of a finished game; ValueError if not finished."""
+        if not self.is_game_over():
+            raise ValueError("the game is not over")
+        s = self.score()
+        return "X" if s > 0 else "O" if s < 0 else None
+
+    # --- analysis ------------------------------------------------------------------------
+    def perft(self, depth: int) -> int:
+        """Leaf count of the ``depth``-ply tree from this position."""
+        return perft(self.board_string(), self.turn, depth)
+
+    def solve(self, empties_to_winner: bool = True) -> tuple[int, str | None]:
+        """Exact score (side to move minus opponent) and a best move; see :func:`gamelib.othello.solve`."""
+        from .solve import solve
+
+        return solve(self.board_string(), self.turn, empties_to_winner)
+
+    # --- text -----------------------------------------------------------------------------
+    def board_string(self) -> str:
+        """The 64-character board string (X black, O white, - empty)."""
+        return format_board(self.black, self.white)
+
+    def copy(self) -> "Board":
+        """An independent copy, move stack included."""
+        b = Board.__new__(Board)
+        b.black, b.white, b.turn = self.black, self.white, self.turn
+        b.move_stack = list(self.move_stack)
+        b._history = list(self._history)
+        return b
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (self.black, self.white, self.turn) == (other.black, other.white, other.turn)
+
+    def __hash__(self) -> int:
+        return hash((self.black, self.white, self.turn))
+
+    def __repr__(self) -> str:
+        return f"Board({self.board_string()!r}, {self.turn!r})"
+
+    def __str__(self) -> str:
+        s = self.board_string()
+        lines = ["  a b c d e f g h"]
+        for r in range(8):
+            lines.append(f"{r + 1} " + " ".join(s[8 * r : 8 * r + 8]))
+        b, w = self.count()
+        lines.append(f"X: {b}  O: {w}  to move: {self.turn}")
+        return "\n".join(lines)
