@@ -309,6 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     p_ref = sub.add_parser("update-reference", help="rewrite data/reference/NAME from a quick run")
     p_ref.add_argument("names", nargs="+")
     args = parser.parse_args(argv)
+    from papermill.exceptions import PapermillExecutionError
+
     try:
         if args.command == "run":
             params = {k: _parse_value(v) for k, v in args.parameter}
@@ -323,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"updated {update_reference(name)}")
     except ValueError as exc:
         parser.exit(2, f"error: {exc}\n")
+    except PapermillExecutionError as exc:
+        parser.exit(1, f"error: notebook failed in cell {exc.exec_count}: {exc.ename}: {exc.evalue}\n")
     return 0
 
 
