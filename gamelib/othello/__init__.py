@@ -24,6 +24,7 @@ from .board import (
     perft,
     square_name,
 )
+from .solve import solve
 
 __all__ = [
     "core",
@@ -37,4 +38,5 @@ __all__ = [
     "parse_square",
     "perft",
     "square_name",
+    "solve",
 ]

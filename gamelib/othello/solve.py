@@ -1,0 +1,305 @@
+"""Exact endgame solver: negamax alpha-beta to the end of the game.
+
+The value of a position is the final disc difference (side to move minus opponent) under
+perfect play by both sides, computed by fail-soft negamax
+
+$$ v(s) = \\max_{a} \\; -v(s \\cdot a), \\qquad v(s) = -v(\\bar s) \\text{ if } s \\text{ must pass}, $$
+
+with alpha-beta pruning and, at the root and in the ordered part of the tree, principal
+variation search (null windows for all moves but the first, a re-search when a move beats
+alpha). A finished game is worth :func:`gamelib.othello.core.final_score`, with or without the
+empty squares credited to the winner.
+
+Speed comes from the usual endgame machinery:
+
+* **move ordering** far from the end: the transposition-table move first, then *fastest
+  first* (the move that leaves the opponent the fewest moves, corners counted twice);
+* a **transposition table** (exact positions as keys, lower and upper bounds as values;
+  the number of empties is implied by the position, so every bound is exact);
+* near the end (few empties) no ordering but **parity**: first the empty squares in regions
+  (quadrants) with an odd number of empties; the last empty square is scored directly from
+  its flip count.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import board as _board
+from .core import U0, U1, _cttz, final_score, flips, move_mask, popcount
+
+__all__ = ["solve", "solve_bitboards", "SolveResult"]
+
+#: At or below this many empties the search uses parity ordering and no table.
+SHALLOW_EMPTIES = 6
+#: log2 of the number of transposition-table entries.
+TT_BITS = 20
+_INF = 65
+
+_QUADRANTS = np.array(
+    [0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000],
+    dtype=np.uint64,
+)
+_CORNERS = np.uint64(0x8100000000000081)
+_HASH_MUL_P = np.uint64(0x9E3779B97F4A7C15)
+_HASH_MUL_O = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+@njit(cache=True)
+def _last1(p, o, sq, empties_to_winner):
+    """Exact value with one empty square ``sq`` (side ``p`` to move)."""
+    diff = popcount(p) - popcount(o)
+    f = flips(p, o, sq)
+    if f != U0:
+        return diff + 2 * popcount(f) + 1
+    f = flips(o, p, sq)
+    if f != U0:
+        return diff - 2 * popcount(f) - 1
+    if empties_to_winner:  # 63 discs: the difference is odd, never a draw
+        return diff + 1 if diff > 0 else diff - 1
+    return diff
+
+
+@njit(cache=True)
+def _shallow(p, o, alpha, beta, empties_to_winner, nodes):
+    """Fail-soft alpha-beta near the end: parity ordering, moves found square by square."""
+    nodes[0] += 1
+    empty = ~(p | o)
+    if empty == U0:
+        return popcount(p) - popcount(o)
+    if empty & (empty - U1) == U0:
+        return _last1(p, o, _cttz(empty), empties_to_winner)
+    odd = U0
+    for q in range(4):
+        if popcount(empty & _QUADRANTS[q]) & 1:
+            odd |= _QUADRANTS[q]
+    best = -_INF
+    for stage in range(2):
+        sqs = empty & odd if stage == 0 else empty & ~odd
+        while sqs:
+            sq = _cttz(sqs)
+            sqs &= sqs - U1
+            f = flips(p, o, sq)
+            if f == U0:
+                continue
+            v = -_shallow(o & ~f, p | f | (U1 << sq), -beta, -alpha, empties_to_winner, nodes)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        return v
+    if best == -_INF:  # no legal move: pass, or the game is over
+        if move_mask(o, p) == U0:
+            return final_score(p, o, empties_to_winner)
+        return -_shallow(o, p, -beta, -alpha, empties_to_winner, nodes)
+    return best
+
+
+@njit(cache=True)
+def _tt_index(p, o, mask):
+    return ((p * _HASH_MUL_P) ^ (o * _HASH_MUL_O) ^ (p >> np.uint64(29))) & mask
+
+
+@njit(cache=True)
+def _order_moves(p, o, moves, tt_move, sqs, keys):
+    """Fill ``sqs``/``keys`` with the moves sorted best first; returns their number.
+
+    Key: the opponent's weighted mobility after the move (fastest first; corners count
+    twice), the table move before all others.
+    """
+    n = 0
+    while moves:
+        sq = _cttz(moves)
+        moves &= moves - U1
+        f = flips(p, o, sq)
+        np_ = p | f | (U1 << sq)
+        no_ = o & ~f
+        om = move_mask(no_, np_)
+        key = popcount(om) + popcount(om & _CORNERS)
+        if np.int64(sq) == tt_move:
+            key = -1
+        # insertion sort (at most ~30 moves)
+        j = n
+        while j > 0 and keys[j - 1] > key:
+            keys[j] = keys[j - 1]
+            sqs[j] = sqs[j - 1]
+            j -= 1
+        keys[j] = key
+        sqs[j] = np.int64(sq)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _deep(p, o, alpha, beta, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes):
+    """Fail-soft PVS with transposition table and fastest-first ordering."""
+    empties = 64 - popcount(p | o)
+    if empties <= SHALLOW_EMPTIES:
+        return _shallow(p, o, alpha, beta, empties_to_winner, nodes)
+    nodes[0] += 1
+    mask = np.uint64(tt_p.shape[0] - 1)
+    idx = _tt_index(p, o, mask)
+    tt_move = np.int64(-1)
+    if tt_p[idx] == p and tt_o[idx] == o:
+        lo = np.int64(tt_lo[idx])
+        hi = np.int64(tt_hi[idx])
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo == hi:
+            return lo
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
+        tt_move = np.int64(tt_mv[idx])
+    moves = move_mask(p, o)
+    if moves == U0:
+        if move_mask(o, p) == U0:
+            return final_score(p, o, empties_to_winner)
+        return -_deep(o, p, -beta, -alpha, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes)
+    sqs = sqbuf[empties]
+    n = _order_moves(p, o, moves, tt_move, sqs, keybuf[empties])
+    alpha0 = alpha
+    best = -_INF
+    best_sq = np.int64(-1)
+    for i in range(n):
+        sq = sqs[i]
+        f = flips(p, o, sq)
+        cp = o & ~f
+        co = p | f | (U1 << np.uint64(sq))
+        if i == 0:
+            v = -_deep(cp, co, -beta, -alpha, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes)
+        else:
+            v = -_deep(cp, co, -alpha - 1, -alpha, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes)
+            if alpha < v < beta:
+                v = -_deep(cp, co, -beta, -v, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes)
+        if v > best:
+            best = v
+            best_sq = sq
+            if v > alpha:
+                alpha = v
+                if v >= beta:
+                    break
+    # store the bound (merging with an entry of the same position)
+    if not (tt_p[idx] == p and tt_o[idx] == o):
+        tt_p[idx] = p
+        tt_o[idx] = o
+        tt_lo[idx] = -_INF
+        tt_hi[idx] = _INF
+    if best <= alpha0:
+        if best < tt_hi[idx]:
+            tt_hi[idx] = best
+    elif best >= beta:
+        if best > tt_lo[idx]:
+            tt_lo[idx] = best
+    else:
+        tt_lo[idx] = best
+        tt_hi[idx] = best
+    tt_mv[idx] = best_sq
+    return best
+
+
+@njit(cache=True)
+def solve_bitboards(p, o, empties_to_winner, tt_bits):
+    """Exact value and best move of ``(p, o)`` with ``p`` to move.
+
+    Parameters
+    ----------
+    p, o : np.uint64
+        Discs of the side to move and of its opponent.
+    empties_to_winner : bool
+        Score finished games with the empty squares credited to the winner.
+    tt_bits : int
+        log2 of the transposition-table size.
+
+    Returns
+    -------
+    (int, int, int)
+        The value (side to move minus opponent), a best move's square (-1 when the side
+        must pass or the game is over) and the number of nodes searched.
+    """
+    nodes = np.zeros(1, dtype=np.int64)
+    size = 1 << tt_bits
+    tt_p = np.zeros(size, dtype=np.uint64)
+    tt_o = np.zeros(size, dtype=np.uint64)
+    tt_lo = np.zeros(size, dtype=np.int8)
+    tt_hi = np.zeros(size, dtype=np.int8)
+    tt_mv = np.zeros(size, dtype=np.int8)
+    sqbuf = np.zeros((65, 40), dtype=np.int64)
+    keybuf = np.zeros((65, 40), dtype=np.int64)
+    moves = move_mask(p, o)
+    if moves == U0:
+        if move_mask(o, p) == U0:
+            return final_score(p, o, empties_to_winner), np.int64(-1), np.int64(1)
+        inf = np.int64(_INF)  # not a literal: a literal argument would compile (and cache) a separate recursive specialisation
+        v = -_deep(o, p, -inf, inf, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes)
+        return v, np.int64(-1), nodes[0]
+    sqs = np.zeros(40, dtype=np.int64)
+    keys = np.zeros(40, dtype=np.int64)
+    n = _order_moves(p, o, moves, np.int64(-1), sqs, keys)
+    alpha = np.int64(-_INF)
+    beta = np.int64(_INF)
+    best = np.int64(-_INF)
+    best_sq = np.int64(-1)
+    for i in range(n):
+        sq = sqs[i]
+        f = flips(p, o, sq)
+        cp = o & ~f
+        co = p | f | (U1 << np.uint64(sq))
+        if i == 0:
+            v = -_deep(cp, co, -beta, -alpha, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes)
+        else:
+            v = -_deep(cp, co, -alpha - 1, -alpha, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes)
+            if v > alpha:
+                v = -_deep(cp, co, -beta, -v, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes)
+        if v > best:
+            best = v
+            best_sq = sq
+            if v > alpha:
+                alpha = v
+    return best, best_sq, nodes[0]
+
+
+class SolveResult(tuple):
+    """``(score, move)`` with the node count as an attribute."""
+
+    nodes: int
+
+
+def solve(board: str, to_move: str, empties_to_winner: bool = True) -> tuple[int, str | None]:
+    """Exact final disc difference under perfect play and a best move.
+
+    Parameters
+    ----------
+    board : str
+        64-character board string (``X`` black, ``O`` white, ``-`` empty; a1 first).
+    to_move : str
+        ``"X"`` or ``"O"``.
+    empties_to_winner : bool
+        True (World Othello Federation rule): empty squares at the end go to the winner.
+        False: the plain disc difference (the convention of the FFO test files).
+
+    Returns
+    -------
+    (int, str or None)
+        The side to move's discs minus the opponent's at the end of perfect play, and a
+        move achieving it (``None`` when the side must pass or the game is over).
+
+    Examples
+    --------
+    >>> solve("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO-", "O")
+    (-64, None)
+    """
+    black, white = _board.parse_board(board)
+    side = _board.parse_side(to_move)
+    p, o = (black, white) if side == "X" else (white, black)
+    empties = 64 - (black | white).bit_count()
+    bits = max(10, min(TT_BITS, empties))
+    v, sq, nodes = solve_bitboards(np.uint64(p), np.uint64(o), bool(empties_to_winner), bits)
+    result = SolveResult((int(v), None if sq < 0 else _board.square_name(int(sq))))
+    result.nodes = int(nodes)
+    return result
