@@ -1,0 +1,838 @@
+"""Numba core of 5×5 shogi: state array, integer moves, legal move generation, make/unmake.
+
+Everything here is ``@njit(cache=True)`` and callable from other nopython code (the search and
+the learners). The rules come from :mod:`gamelib.minishogi.rules`; the tables below are built
+from it when this module is imported. (numba's on-disk cache is keyed on this file: after
+editing ``rules.py``, clear the cache directory.)
+
+Squares and pieces
+------------------
+Square ``sq = 5 * rank + col``: ``rank`` 0..4 is USI rank ``a``..``e``, ``col`` 0..4 is USI
+file ``5``..``1``; ``sq`` 0 is ``5a`` (top left as sente sees it), 24 is ``1e``. A piece code is
+``type | (side << 4)`` with the types of :mod:`~gamelib.minishogi.rules` (1 P, 2 S, 3 G, 4 B,
+5 R, 6 K, 7 +P, 8 +S, 9 +B, 10 +R) and side 0 = sente, 1 = gote; 0 is an empty square. So
+sente's pieces are 1..10 and gote's 17..26; ``code >> 4`` is the owner, ``code & 15`` the type.
+
+The state array
+---------------
+A position *and its history* is one ``int64`` array ``s`` (make it with :func:`new_state`):
+
+==========================  ===========================================================
+``s[0:25]``                 the board, piece codes by square
+``s[HAND + 5*side + t-1]``  pieces of type ``t`` (1..5 = P S G B R) in ``side``'s hand
+``s[STM]``                  side to move (0 sente, 1 gote)
+``s[KING_SQ + side]``       square of ``side``'s king
+``s[PLY]``                  plies made since the state was created (the history length)
+``s[HASH]``                 Zobrist hash of the current position (board, hands, side)
+``s[MOVE_NUMBER]``          SFEN move number of the position the state was created from
+``s[HIST + 4*p + k]``       history entry of the position at ply ``p`` (0 = the start):
+                            ``k = 0`` its hash, ``k = 1`` 1 if its side to move is in check,
+                            ``k = 2`` the move made from it (valid for ``p < s[PLY]``)
+==========================  ===========================================================
+
+The history makes :func:`unmake_move` need no argument and gives the repetition rule the
+hashes and check flags it needs. ``len(s) = HIST + 4 * (capacity + 1)``; :func:`make_move`
+raises ``IndexError`` when the history is full.
+
+Integer moves
+-------------
+A move is a non-negative ``int`` (stored as ``int32`` in move buffers)::
+
+    bits 0-4   destination square (0..24)
+    bits 5-9   origin square (0..24), or 24 + t for a drop of hand type t (25..29)
+    bit  10    promotion
+    bits 11-14 type of the captured piece as it stood on the board (0 = no capture)
+
+so ``m & 0x7FF`` is the move as USI sees it and ``(m >> 11) & 15`` tells captures apart (for
+quiescence and MVV-LVA ordering). Moves are only meaningful in the position they were generated
+in (the capture bits come from it).
+
+Move generation
+---------------
+:func:`gen_moves` writes the *legal* moves (pawn-drop mates excluded) into a preallocated
+``int32`` buffer from a start index and returns their number. It finds the checkers and the
+pinned pieces once by scanning the eight rays from the king, so that only king moves need an
+attack test; in check it generates only evasions. ``MAX_MOVES`` bounds the number of moves of a
+position.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import rules as R
+
+__all__ = [
+    "HAND",
+    "STM",
+    "KING_SQ",
+    "PLY",
+    "HASH",
+    "MOVE_NUMBER",
+    "HIST",
+    "HIST_STRIDE",
+    "MAX_MOVES",
+    "DEFAULT_CAPACITY",
+    "PROMOTION_FLAG",
+    "DROP_BASE",
+    "RESULT_NONE",
+    "RESULT_SENTE_WINS",
+    "RESULT_GOTE_WINS",
+    "RESULT_DRAW",
+    "new_state",
+    "make_move",
+    "unmake_move",
+    "gen_moves",
+    "count_legal_moves",
+    "has_legal_move",
+    "is_legal",
+    "in_check",
+    "is_attacked",
+    "gives_check",
+    "last_move",
+    "move_to",
+    "move_from",
+    "is_drop",
+    "drop_type",
+    "is_promotion",
+    "captured_type",
+    "is_capture",
+    "repetition_result",
+    "game_result",
+    "perft",
+    "perft_divide",
+]
+
+# ----------------------------------------------------------------------------- state layout
+HAND = 25
+STM = 35
+KING_SQ = 36
+PLY = 38
+HASH = 39
+MOVE_NUMBER = 40
+HIST = 48
+HIST_STRIDE = 4
+#: History capacity (plies) of states made without an explicit capacity.
+DEFAULT_CAPACITY = 1024
+#: Upper bound on the number of legal moves of a minishogi position (buffer size per ply).
+MAX_MOVES = 256
+
+PROMOTION_FLAG = 1 << 10
+DROP_BASE = 24  # origin field of a drop = DROP_BASE + hand type
+
+RESULT_NONE = 0
+RESULT_SENTE_WINS = 1
+RESULT_GOTE_WINS = 2
+RESULT_DRAW = 3
+
+_FULL = (1 << R.SQUARES) - 1
+
+
+# ----------------------------------------------------------------------------- tables
+def _on_board(rank: int, col: int) -> bool:
+    return 0 <= rank < R.RANKS and 0 <= col < R.FILES
+
+
+def _build_rays():
+    """RAY[sq, d, k]: the k-th square from sq in direction d; RAY_N[sq, d]: the ray's length."""
+    ray = np.zeros((R.SQUARES, 8, 4), dtype=np.int64)
+    ray_n = np.zeros((R.SQUARES, 8), dtype=np.int64)
+    for sq in range(R.SQUARES):
+        r0, c0 = divmod(sq, R.FILES)
+        for d, (dr, dc) in enumerate(R.DIRECTIONS):
+            r, c, k = r0 + dr, c0 + dc, 0
+            while _on_board(r, c):
+                ray[sq, d, k] = r * R.FILES + c
+                k += 1
+                r, c = r + dr, c + dc
+            ray_n[sq, d] = k
+    return ray, ray_n
+
+
+RAY, RAY_N = _build_rays()
+
+
+def _side_dirs(dirs, side):
+    """Directions of a piece of ``side`` (gote's are sente's rotated by 180 degrees)."""
+    return tuple((d + 4 * side) % 8 for d in dirs)
+
+
+def _build_piece_tables():
+    step_to = np.zeros((32, R.SQUARES, 8), dtype=np.int64)
+    step_n = np.zeros((32, R.SQUARES), dtype=np.int64)
+    slide_dir = np.zeros((32, 4), dtype=np.int64)
+    slide_nd = np.zeros(32, dtype=np.int64)
+    att_adj = np.zeros(32, dtype=np.int64)  # bit d: attacks the adjacent square in direction d
+    att_slide = np.zeros(32, dtype=np.int64)  # bit d: attacks along the ray in direction d
+    promote = np.zeros(32, dtype=np.int64)  # promoted code, 0 if the piece cannot promote
+    unpromote = np.zeros(32, dtype=np.int64)  # code of the unpromoted piece
+    dead = np.zeros(32, dtype=np.int64)  # squares where the unpromoted piece may not stand
+    for side in (R.SENTE, R.GOTE):
+        for t in range(1, R.N_PIECE_TYPES):
+            pc = t | (side << 4)
+            steps = _side_dirs(R.STEPS[t], side)
+            slides = _side_dirs(R.SLIDES[t], side)
+            for sq in range(R.SQUARES):
+                k = 0
+                for d in steps:
+                    if RAY_N[sq, d] > 0:
+                        step_to[pc, sq, k] = RAY[sq, d, 0]
+                        k += 1
+                step_n[pc, sq] = k
+            for j, d in enumerate(slides):
+                slide_dir[pc, j] = d
+            slide_nd[pc] = len(slides)
+            att_adj[pc] = sum(1 << d for d in set(steps) | set(slides))
+            att_slide[pc] = sum(1 << d for d in slides)
+            if t in R.PROMOTES_TO:
+                promote[pc] = R.PROMOTES_TO[t] | (side << 4)
+            unpromote[pc] = R.UNPROMOTED.get(t, t) | (side << 4)
+            for rank in R.DEAD_RANKS[side].get(t, ()):
+                for col in range(R.FILES):
+                    dead[pc] |= 1 << (rank * R.FILES + col)
+    return step_to, step_n, slide_dir, slide_nd, att_adj, att_slide, promote, unpromote, dead
+
+
+(
+    STEP_TO,
+    STEP_N,
+    SLIDE_DIR,
+    SLIDE_ND,
+    ATT_ADJ,
+    ATT_SLIDE,
+    PROMOTE,
+    UNPROMOTE,
+    DEAD,
+) = _build_piece_tables()
+
+#: Hand type (1..5) a captured piece of each type goes to.
+HAND_TYPE_OF = np.array([0] + [R.UNPROMOTED.get(t, t) for t in range(1, R.N_PIECE_TYPES)] + [0] * 5, dtype=np.int64)
+
+
+def _build_zones():
+    zone = np.zeros(2, dtype=np.int64)
+    for side in (R.SENTE, R.GOTE):
+        for rank in R.PROMOTION_RANKS[side]:
+            for col in range(R.FILES):
+                zone[side] |= 1 << (rank * R.FILES + col)
+    return zone
+
+
+ZONE = _build_zones()
+#: Square a pawn of each side attacks from a square (-1 off the board): its forward neighbour.
+PAWN_FRONT = np.array(
+    [[RAY[sq, (R.N + 4 * side) % 8, 0] if RAY_N[sq, (R.N + 4 * side) % 8] else -1 for sq in range(R.SQUARES)] for side in (0, 1)],
+    dtype=np.int64,
+)
+#: Square where a pawn of each side would check a king on a square (-1: none).
+PAWN_CHECK_SQ = np.full((2, R.SQUARES), -1, dtype=np.int64)
+for _side in (0, 1):
+    for _sq in range(R.SQUARES):
+        if PAWN_FRONT[_side, _sq] >= 0:
+            PAWN_CHECK_SQ[_side, PAWN_FRONT[_side, _sq]] = _sq
+del _side, _sq
+
+
+def _build_lines():
+    """BETWEEN[a, b]: squares strictly between aligned a and b; LINE[a, b]: the whole line."""
+    between = np.zeros((R.SQUARES, R.SQUARES), dtype=np.int64)
+    line = np.zeros((R.SQUARES, R.SQUARES), dtype=np.int64)
+    for a in range(R.SQUARES):
+        for d in range(8):
+            full = 1 << a
+            for k in range(RAY_N[a, d]):
+                full |= 1 << int(RAY[a, d, k])
+            for k in range(RAY_N[a, (d + 4) % 8]):
+                full |= 1 << int(RAY[a, (d + 4) % 8, k])
+            acc = 0
+            for k in range(RAY_N[a, d]):
+                b = int(RAY[a, d, k])
+                between[a, b] = acc
+                line[a, b] = full
+                acc |= 1 << b
+    return between, line
+
+
+BETWEEN, LINE = _build_lines()
+
+
+def _build_zobrist(seed: int = 20240525):
+    rng = np.random.default_rng(seed)
+    lo, hi = np.iinfo(np.int64).min, np.iinfo(np.int64).max
+    z_piece = rng.integers(lo, hi, size=(32, R.SQUARES), dtype=np.int64, endpoint=True)
+    z_piece[0, :] = 0
+    z_hand = rng.integers(lo, hi, size=(2, 6, 8), dtype=np.int64, endpoint=True)
+    z_hand[:, :, 0] = 0
+    z_side = np.int64(rng.integers(lo, hi, dtype=np.int64, endpoint=True))
+    return z_piece, z_hand, z_side
+
+
+Z_PIECE, Z_HAND, Z_SIDE = _build_zobrist()
+
+_REP_COUNT = R.REPETITION_COUNT
+_REP_LOSER = R.REPETITION_LOSER
+_PERPETUAL = R.PERPETUAL_CHECK_LOSES
+_NIFU = R.NIFU
+_UCHIFUZUME = R.PAWN_DROP_MATE_ILLEGAL
+_PAWN = R.PAWN
+_KING = R.KING
+
+
+# ----------------------------------------------------------------------------- move fields
+@njit(cache=True, inline="always")
+def move_to(m):
+    """Destination square of move ``m``."""
+    return m & 31
+
+
+@njit(cache=True, inline="always")
+def move_from(m):
+    """Origin square of a board move (25..29 for drops: use :func:`drop_type`)."""
+    return (m >> 5) & 31
+
+
+@njit(cache=True, inline="always")
+def is_drop(m):
+    """True if ``m`` drops a piece from the hand."""
+    return ((m >> 5) & 31) > DROP_BASE
+
+
+@njit(cache=True, inline="always")
+def drop_type(m):
+    """Piece type (1..5) a drop puts on the board (meaningless for board moves)."""
+    return ((m >> 5) & 31) - DROP_BASE
+
+
+@njit(cache=True, inline="always")
+def is_promotion(m):
+    """True if ``m`` promotes the moving piece."""
+    return (m >> 10) & 1 == 1
+
+
+@njit(cache=True, inline="always")
+def captured_type(m):
+    """Type (1..10) of the piece ``m`` captures, 0 if none."""
+    return (m >> 11) & 15
+
+
+@njit(cache=True, inline="always")
+def is_capture(m):
+    """True if ``m`` captures a piece."""
+    return ((m >> 11) & 15) != 0
+
+
+# ----------------------------------------------------------------------------- attacks
+@njit(cache=True)
+def _attacked_by(s, sq, by, ignore):
+    """True if side ``by`` attacks ``sq``, with square ``ignore`` taken as empty (-1: none)."""
+    for d in range(8):
+        od = (d + 4) & 7
+        for k in range(RAY_N[sq, d]):
+            t = RAY[sq, d, k]
+            if t == ignore:
+                continue
+            q = s[t]
+            if q == 0:
+                continue
+            if (q >> 4) == by:
+                if k == 0:
+                    if (ATT_ADJ[q] >> od) & 1:
+                        return True
+                elif (ATT_SLIDE[q] >> od) & 1:
+                    return True
+            break
+    return False
+
+
+@njit(cache=True)
+def is_attacked(s, sq, by):
+    """True if side ``by`` attacks square ``sq`` in state ``s``."""
+    return _attacked_by(s, sq, by, -1)
+
+
+@njit(cache=True)
+def _checkers_and_pins(s, side, ksq):
+    """Checkers of ``side``'s king on ``ksq``: (count, square of one checker, pinned bitboard)."""
+    n_check = 0
+    csq = -1
+    pinned = 0
+    enemy = 1 - side
+    for d in range(8):
+        od = (d + 4) & 7
+        first = -1
+        for k in range(RAY_N[ksq, d]):
+            t = RAY[ksq, d, k]
+            q = s[t]
+            if q == 0:
+                continue
+            if first < 0:
+                if (q >> 4) == enemy:
+                    if k == 0:
+                        hit = (ATT_ADJ[q] >> od) & 1
+                    else:
+                        hit = (ATT_SLIDE[q] >> od) & 1
+                    if hit:
+                        n_check += 1
+                        csq = t
+                    break
+                first = t
+            else:
+                if (q >> 4) == enemy and (ATT_SLIDE[q] >> od) & 1:
+                    pinned |= 1 << first
+                break
+    return n_check, csq, pinned
+
+
+@njit(cache=True)
+def _pawn_drop_mates(s, side, to):
+    """True if ``side`` dropping a pawn on ``to`` (which checks the enemy king) is checkmate."""
+    enemy = 1 - side
+    ek = s[KING_SQ + enemy]
+    s[to] = _PAWN | (side << 4)
+    mate = True
+    kpc = s[ek]
+    for k in range(STEP_N[kpc, ek]):
+        x = STEP_TO[kpc, ek, k]
+        q = s[x]
+        if q != 0 and (q >> 4) == enemy:
+            continue
+        if not _attacked_by(s, x, side, ek):
+            mate = False
+            break
+    if mate:
+        # capture of the pawn by a piece other than the king (the king was tried above)
+        pinned = _checkers_and_pins(s, enemy, ek)[2]
+        for d in range(8):
+            od = (d + 4) & 7
+            for k in range(RAY_N[to, d]):
+                x = RAY[to, d, k]
+                q = s[x]
+                if q == 0:
+                    continue
+                if (q >> 4) == enemy and x != ek:
+                    if k == 0:
+                        hit = (ATT_ADJ[q] >> od) & 1
+                    else:
+                        hit = (ATT_SLIDE[q] >> od) & 1
+                    if hit and (((pinned >> x) & 1) == 0 or ((LINE[ek, x] >> to) & 1) == 1):
+                        mate = False
+                break
+            if not mate:
+                break
+    s[to] = 0
+    return mate
+
+
+# ----------------------------------------------------------------------------- generation
+@njit(cache=True, inline="always")
+def _add_moves(buf, n, frm, to, pc, cap_type, side):
+    """Append the board move(s) frm->to of piece ``pc``: with and/or without promotion."""
+    base = to | (frm << 5) | (cap_type << 11)
+    prom = PROMOTE[pc]
+    if prom != 0 and (((ZONE[side] >> frm) & 1) | ((ZONE[side] >> to) & 1)):
+        buf[n] = base | PROMOTION_FLAG
+        n += 1
+        if (DEAD[pc] >> to) & 1:
+            return n
+    buf[n] = base
+    return n + 1
+
+
+@njit(cache=True)
+def gen_moves(s, buf, start, captures_only):
+    """Write the legal moves of ``s`` into ``buf[start:]`` and return how many there are.
+
+    Parameters
+    ----------
+    s : int64 array
+        The state.
+    buf : int32 array
+        Move buffer with room for ``MAX_MOVES`` moves from ``start``.
+    start : int
+        Index of the first move written.
+    captures_only : bool
+        Only the legal captures (with or without promotion); no drops.
+
+    Returns
+    -------
+    int
+        Number of moves written. Pawn drops that would mate are not generated.
+    """
+    side = s[STM]
+    enemy = 1 - side
+    ksq = s[KING_SQ + side]
+    n_check, csq, pinned = _checkers_and_pins(s, side, ksq)
+    n = start
+    kpc = s[ksq]
+    for k in range(STEP_N[kpc, ksq]):
+        t = STEP_TO[kpc, ksq, k]
+        q = s[t]
+        if q != 0 and (q >> 4) == side:
+            continue
+        if captures_only and q == 0:
+            continue
+        if _attacked_by(s, t, enemy, ksq):
+            continue
+        buf[n] = t | (ksq << 5) | ((q & 15) << 11)
+        n += 1
+    if n_check > 1:
+        return n - start
+    if n_check == 1:
+        drop_target = BETWEEN[ksq, csq]
+        target = drop_target | (1 << csq)
+    else:
+        drop_target = _FULL
+        target = _FULL
+    own_pawn = _PAWN | (side << 4)
+    pawn_cols = 0
+    for frm in range(25):
+        pc = s[frm]
+        if pc == 0 or (pc >> 4) != side:
+            continue
+        if pc == own_pawn:
+            pawn_cols |= 1 << (frm % 5)
+        if frm == ksq:
+            continue
+        tmask = target
+        if (pinned >> frm) & 1:
+            tmask &= LINE[ksq, frm]
+        if tmask == 0:
+            continue
+        for k in range(STEP_N[pc, frm]):
+            t = STEP_TO[pc, frm, k]
+            if ((tmask >> t) & 1) == 0:
+                continue
+            q = s[t]
+            if q != 0 and (q >> 4) == side:
+                continue
+            if captures_only and q == 0:
+                continue
+            n = _add_moves(buf, n, frm, t, pc, q & 15, side)
+        for j in range(SLIDE_ND[pc]):
+            d = SLIDE_DIR[pc, j]
+            for k in range(RAY_N[frm, d]):
+                t = RAY[frm, d, k]
+                q = s[t]
+                if q != 0 and (q >> 4) == side:
+                    break
+                if (tmask >> t) & 1 and (q != 0 or not captures_only):
+                    n = _add_moves(buf, n, frm, t, pc, q & 15, side)
+                if q != 0:
+                    break
+    if captures_only or drop_target == 0:
+        return n - start
+    h = HAND + 5 * side
+    if s[h] + s[h + 1] + s[h + 2] + s[h + 3] + s[h + 4] == 0:
+        return n - start
+    ek_front = PAWN_CHECK_SQ[side, s[KING_SQ + enemy]]  # where our pawn would check their king
+    pawn_dead = DEAD[own_pawn]
+    for t in range(25):
+        if s[t] != 0 or ((drop_target >> t) & 1) == 0:
+            continue
+        for ht in range(1, 6):
+            if s[h + ht - 1] == 0:
+                continue
+            if ht == _PAWN:
+                if (pawn_dead >> t) & 1:
+                    continue
+                if _NIFU and (pawn_cols >> (t % 5)) & 1:
+                    continue
+                if _UCHIFUZUME and t == ek_front and _pawn_drop_mates(s, side, t):
+                    continue
+            buf[n] = t | ((DROP_BASE + ht) << 5)
+            n += 1
+    return n - start
+
+
+@njit(cache=True)
+def count_legal_moves(s, buf, start):
+    """Number of legal moves of ``s`` (``buf[start:]`` is used as scratch space)."""
+    return gen_moves(s, buf, start, False)
+
+
+@njit(cache=True)
+def has_legal_move(s, buf, start):
+    """True if the side to move has a legal move (``buf[start:]`` is scratch space)."""
+    return gen_moves(s, buf, start, False) > 0
+
+
+@njit(cache=True)
+def is_legal(s, m, buf, start):
+    """True if ``m`` (its low 11 bits: destination, origin, promotion) is legal in ``s``.
+
+    Use it to validate a move from elsewhere, e.g. a transposition-table move; ``buf[start:]``
+    is scratch space.
+    """
+    key = m & 0x7FF
+    n = gen_moves(s, buf, start, False)
+    for i in range(start, start + n):
+        if (buf[i] & 0x7FF) == key:
+            return True
+    return False
+
+
+# ----------------------------------------------------------------------------- make / unmake
+@njit(cache=True)
+def make_move(s, m):
+    """Play legal move ``m`` (as generated for ``s``) in place, recording it in the history."""
+    p = s[PLY]
+    base = HIST + HIST_STRIDE * p
+    if base + 2 * HIST_STRIDE > s.shape[0]:
+        raise IndexError("minishogi state history is full: make the state with a larger capacity")
+    side = s[STM]
+    h = s[HASH]
+    to = m & 31
+    frm = (m >> 5) & 31
+    s[base + 2] = m
+    if frm > DROP_BASE:
+        t = frm - DROP_BASE
+        pc = t | (side << 4)
+        hi = HAND + 5 * side + t - 1
+        cnt = s[hi]
+        h ^= Z_HAND[side, t, cnt] ^ Z_HAND[side, t, cnt - 1]
+        s[hi] = cnt - 1
+        s[to] = pc
+        h ^= Z_PIECE[pc, to]
+    else:
+        pc = s[frm]
+        s[frm] = 0
+        h ^= Z_PIECE[pc, frm]
+        q = s[to]
+        if q != 0:
+            h ^= Z_PIECE[q, to]
+            t = HAND_TYPE_OF[q & 15]
+            hi = HAND + 5 * side + t - 1
+            cnt = s[hi]
+            h ^= Z_HAND[side, t, cnt] ^ Z_HAND[side, t, cnt + 1]
+            s[hi] = cnt + 1
+        if (m >> 10) & 1:
+            pc = PROMOTE[pc]
+        s[to] = pc
+        h ^= Z_PIECE[pc, to]
+        if (pc & 15) == _KING:
+            s[KING_SQ + side] = to
+    enemy = 1 - side
+    h ^= Z_SIDE
+    s[STM] = enemy
+    s[HASH] = h
+    s[PLY] = p + 1
+    nb = base + HIST_STRIDE
+    s[nb] = h
+    s[nb + 1] = 1 if _attacked_by(s, s[KING_SQ + enemy], side, -1) else 0
+    s[nb + 2] = 0
+
+
+@njit(cache=True)
+def unmake_move(s):
+    """Take back the last move made with :func:`make_move`."""
+    p = s[PLY] - 1
+    base = HIST + HIST_STRIDE * p
+    m = s[base + 2]
+    side = 1 - s[STM]
+    to = m & 31
+    frm = (m >> 5) & 31
+    if frm > DROP_BASE:
+        s[to] = 0
+        s[HAND + 5 * side + frm - DROP_BASE - 1] += 1
+    else:
+        pc = s[to]
+        if (m >> 10) & 1:
+            pc = UNPROMOTE[pc]
+        s[frm] = pc
+        cap = (m >> 11) & 15
+        if cap != 0:
+            s[to] = cap | ((1 - side) << 4)
+            s[HAND + 5 * side + HAND_TYPE_OF[cap] - 1] -= 1
+        else:
+            s[to] = 0
+        if (pc & 15) == _KING:
+            s[KING_SQ + side] = frm
+    s[STM] = side
+    s[PLY] = p
+    s[HASH] = s[base]
+    s[base + 2] = 0
+
+
+@njit(cache=True)
+def in_check(s):
+    """True if the side to move is in check (read from the history, no attack scan)."""
+    return s[HIST + HIST_STRIDE * s[PLY] + 1] != 0
+
+
+@njit(cache=True)
+def last_move(s):
+    """The move that led to the current position, -1 at the state's first position."""
+    p = s[PLY]
+    if p == 0:
+        return -1
+    return s[HIST + HIST_STRIDE * (p - 1) + 2]
+
+
+@njit(cache=True)
+def gives_check(s, m):
+    """True if legal move ``m`` checks the opponent's king."""
+    make_move(s, m)
+    r = s[HIST + HIST_STRIDE * s[PLY] + 1] != 0
+    unmake_move(s)
+    return r
+
+
+# ----------------------------------------------------------------------------- state creation
+@njit(cache=True)
+def _fill_state(s, board, hands, side, move_number):
+    for sq in range(25):
+        s[sq] = board[sq]
+    for i in range(10):
+        s[HAND + i] = hands[i]
+    s[STM] = side
+    s[PLY] = 0
+    s[MOVE_NUMBER] = move_number
+    h = 0
+    for sq in range(25):
+        pc = board[sq]
+        if pc != 0:
+            h ^= Z_PIECE[pc, sq]
+            if (pc & 15) == _KING:
+                s[KING_SQ + (pc >> 4)] = sq
+    for c in range(2):
+        for t in range(1, 6):
+            h ^= Z_HAND[c, t, hands[5 * c + t - 1]]
+    if side == 1:
+        h ^= Z_SIDE
+    s[HASH] = h
+    s[HIST] = h
+    s[HIST + 1] = 1 if _attacked_by(s, s[KING_SQ + side], 1 - side, -1) else 0
+    s[HIST + 2] = 0
+
+
+def new_state(board, hands, side, move_number=1, capacity=DEFAULT_CAPACITY):
+    """A fresh state array (no history) from a validated position.
+
+    Parameters
+    ----------
+    board : sequence of 25 ints
+        Piece codes by square (exactly one king per side; not validated here: use
+        :func:`gamelib.minishogi.sfen.parse_sfen` for untrusted input).
+    hands : sequence of 10 ints
+        ``hands[5 * side + t - 1]``: pieces of type ``t`` (1..5) in ``side``'s hand.
+    side : int
+        Side to move (0 sente, 1 gote).
+    move_number : int
+        SFEN move number of the position.
+    capacity : int
+        Number of plies the history can hold.
+    """
+    s = np.zeros(HIST + HIST_STRIDE * (capacity + 1), dtype=np.int64)
+    _fill_state(s, np.asarray(board, dtype=np.int64), np.asarray(hands, dtype=np.int64), int(side), int(move_number))
+    return s
+
+
+# ----------------------------------------------------------------------------- game end
+@njit(cache=True)
+def repetition_result(s):
+    """Result of the repetition rule at the current position (``RESULT_*``).
+
+    The current position ends the game if it is the ``REPETITION_COUNT``-th occurrence (same
+    hash: board, hands, side to move) within the state's history. Then, as in Fairy-Stockfish:
+    if one side checked with each of its moves since the first of those occurrences, that side
+    loses (both: draw); otherwise sente loses.
+    """
+    p = s[PLY]
+    if p < 4:
+        return RESULT_NONE
+    h = s[HIST + HIST_STRIDE * p]
+    them = s[HIST + HIST_STRIDE * p + 1] != 0 and s[HIST + HIST_STRIDE * (p - 2) + 1] != 0
+    us = s[HIST + HIST_STRIDE * (p - 1) + 1] != 0 and s[HIST + HIST_STRIDE * (p - 3) + 1] != 0
+    cnt = 0
+    i = 4
+    while i <= p:
+        q = p - i
+        e = HIST + HIST_STRIDE * q
+        them = them and s[e + 1] != 0
+        if s[e] == h:
+            cnt += 1
+            if cnt + 1 == _REP_COUNT:
+                stm = s[STM]
+                if _PERPETUAL and (them or us):
+                    if them and us:
+                        return RESULT_DRAW
+                    # the side that checked perpetually loses
+                    loser = 1 - stm if them else stm
+                else:
+                    loser = _REP_LOSER
+                return RESULT_GOTE_WINS if loser == 0 else RESULT_SENTE_WINS
+        if q >= 1:
+            us = us and s[e - HIST_STRIDE + 1] != 0
+        i += 2
+    return RESULT_NONE
+
+
+@njit(cache=True)
+def game_result(s, buf, start, max_plies):
+    """Result (``RESULT_*``) of the game at the current position, by the rules and the ply cap.
+
+    A side without legal moves loses; then the repetition rule; then, if ``max_plies > 0`` and
+    the game has lasted ``max_plies`` plies (``MOVE_NUMBER - 1 + PLY``), a draw.
+    ``buf[start:]`` is scratch space for the move generator.
+    """
+    if gen_moves(s, buf, start, False) == 0:
+        return RESULT_GOTE_WINS if s[STM] == 0 else RESULT_SENTE_WINS
+    r = repetition_result(s)
+    if r != RESULT_NONE:
+        return r
+    if max_plies > 0 and s[MOVE_NUMBER] - 1 + s[PLY] >= max_plies:
+        return RESULT_DRAW
+    return RESULT_NONE
+
+
+# ----------------------------------------------------------------------------- perft
+@njit(cache=True)
+def perft(s, depth):
+    """Number of legal move sequences of length ``depth`` from ``s`` (leaves of the game tree).
+
+    No game-end truncation (repetitions are not terminal); pawn-drop mates are not moves.
+    The last ply is counted without being played (bulk counting). ``s`` is restored.
+    """
+    if depth <= 0:
+        return 1
+    buf = np.empty(depth * MAX_MOVES, dtype=np.int32)
+    if depth == 1:
+        return gen_moves(s, buf, 0, False)
+    idx = np.zeros(depth, dtype=np.int64)
+    cnt = np.zeros(depth, dtype=np.int64)
+    cnt[0] = gen_moves(s, buf, 0, False)
+    ply = 0
+    total = 0
+    while True:
+        if idx[ply] < cnt[ply]:
+            m = np.int64(buf[ply * MAX_MOVES + idx[ply]])
+            idx[ply] += 1
+            make_move(s, m)
+            if ply + 2 == depth:
+                total += gen_moves(s, buf, (ply + 1) * MAX_MOVES, False)
+                unmake_move(s)
+            else:
+                ply += 1
+                idx[ply] = 0
+                cnt[ply] = gen_moves(s, buf, ply * MAX_MOVES, False)
+        else:
+            if ply == 0:
+                break
+            unmake_move(s)
+            ply -= 1
+    return total
+
+
+@njit(cache=True)
+def perft_divide(s, depth, moves_out, counts_out):
+    """Perft split by first move: fills ``moves_out``/``counts_out``, returns the move count."""
+    buf = np.empty(MAX_MOVES, dtype=np.int32)
+    n = gen_moves(s, buf, 0, False)
+    for i in range(n):
+        m = np.int64(buf[i])
+        moves_out[i] = m
+        make_move(s, m)
+        counts_out[i] = perft(s, depth - 1)
+        unmake_move(s)
+    return n
