@@ -1,0 +1,285 @@
+"""Othello players and matches between them.
+
+Players: :class:`RandomPlayer` (uniform over legal moves), and :class:`SearchPlayer` (αβ search
+of :mod:`gamelib.othello.search` with a leaf evaluation); the factories :func:`greedy_player`
+(most discs after the move), :func:`positional_player` (classic square weights),
+:func:`mlp_player` (the value network of seed 004) and :func:`table_player` (the value table,
+with the network where the table has no entry).
+
+:func:`play_match` plays pairs of games from random openings, each opening once with each
+colour, and reports wins, draws and losses with 95 % intervals. Every random choice (openings,
+random moves, tie-breaks between equal moves) is drawn from a generator seeded by
+``(seed, pair, colour)``, so a match is reproducible game by game.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import core
+from .board import square_name
+from .mlp import MLP
+from .search import Evaluator, search
+from .value_table import ValueTable
+
+__all__ = [
+    "RandomPlayer",
+    "SearchPlayer",
+    "greedy_player",
+    "positional_player",
+    "mlp_player",
+    "table_player",
+    "GameRecord",
+    "MatchResult",
+    "random_opening",
+    "play_game",
+    "play_match",
+]
+
+
+def _legal_squares(p, o) -> list[int]:
+    mask = int(core.move_mask(np.uint64(p), np.uint64(o)))
+    return [sq for sq in range(64) if mask >> sq & 1]
+
+
+class RandomPlayer:
+    """Plays a uniformly random legal move."""
+
+    name = "random"
+
+    def choose(self, black: int, white: int, black_to_move: bool, rng) -> int:
+        p, o = (black, white) if black_to_move else (white, black)
+        moves = _legal_squares(p, o)
+        return moves[int(rng.integers(len(moves)))]
+
+
+@dataclass
+class SearchPlayer:
+    """Negamax αβ to ``depth`` plies (or iterative deepening under ``node_budget``).
+
+    Equal-valued root moves are chosen between at random (seeded), so that deterministic
+    evaluations still give varied games.
+    """
+
+    evaluator: Evaluator
+    depth: int
+    node_budget: int | None = None
+    name: str = ""
+    nodes: int = field(default=0, init=False)
+    seconds: float = field(default=0.0, init=False)
+
+    def __post_init__(self):
+        if isinstance(self.depth, bool) or not isinstance(self.depth, int) or self.depth < 1:
+            raise ValueError(f"search depth must be an integer >= 1, got {self.depth!r}")
+        if not self.name:
+            self.name = f"{self.evaluator.kind}-d{self.depth}"
+
+    def choose(self, black: int, white: int, black_to_move: bool, rng) -> int:
+        start = time.perf_counter()
+        result = search(black, white, black_to_move, self.evaluator, self.depth,
+                        self.node_budget, tie_break=float(rng.random()))
+        self.seconds += time.perf_counter() - start
+        self.nodes += result.nodes
+        return result.move
+
+
+def greedy_player() -> SearchPlayer:
+    """Plays the move that leaves it the most discs (ties broken at random)."""
+    return SearchPlayer(Evaluator.discs(), 1, name="greedy")
+
+
+def positional_player(depth: int = 2, weights=None) -> SearchPlayer:
+    """αβ with the classic square weights (:data:`gamelib.othello.search.CLASSIC_WEIGHTS`)."""
+    return SearchPlayer(Evaluator.positional(weights), depth, name=f"positional-d{depth}")
+
+
+def mlp_player(mlp: MLP, depth: int = 2, node_budget: int | None = None) -> SearchPlayer:
+    """αβ with the value network as its evaluation."""
+    return SearchPlayer(Evaluator.from_mlp(mlp), depth, node_budget, name=f"mlp-d{depth}")
+
+
+def table_player(table: ValueTable, depth: int = 2, fallback: MLP | None = None) -> SearchPlayer:
+    """αβ with the value table where it has the position, else ``fallback`` (or an even 0)."""
+    name = f"table{'+mlp' if fallback is not None else ''}-d{depth}"
+    return SearchPlayer(Evaluator.from_table(table, fallback), depth, name=name)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game: the moves (squares, passes left out) and the final disc counts."""
+
+    moves: tuple
+    black_discs: int
+    white_discs: int
+
+    @property
+    def score(self) -> int:
+        """Black minus white, empty squares to the winner (World Othello Federation rule)."""
+        diff = self.black_discs - self.white_discs
+        empties = 64 - self.black_discs - self.white_discs
+        return diff + empties if diff > 0 else diff - empties if diff < 0 else 0
+
+    def move_string(self) -> str:
+        return "".join(square_name(sq) for sq in self.moves)
+
+
+def random_opening(n_plies: int, rng) -> tuple:
+    """``n_plies`` uniformly random legal moves from the start position (fewer if the game ends)."""
+    p, o = core.START_BLACK, core.START_WHITE
+    moves = []
+    while len(moves) < n_plies:
+        legal = _legal_squares(p, o)
+        if not legal:
+            if core.is_game_over(p, o):
+                break
+            p, o = o, p
+            continue
+        sq = legal[int(rng.integers(len(legal)))]
+        p, o = core.make_move(p, o, sq)
+        p, o = np.uint64(o), np.uint64(p)
+        moves.append(sq)
+    return tuple(moves)
+
+
+def play_game(black_player, white_player, opening=(), rng=None) -> GameRecord:
+    """Play one game from the start position after the moves ``opening`` (passes implied).
+
+    Parameters
+    ----------
+    black_player, white_player
+        Objects with ``choose(black, white, black_to_move, rng) -> square``.
+    opening : sequence of int
+        Squares played first (must be legal).
+    rng : numpy Generator, optional
+        Source of the players' random choices (default: seeded with 0).
+    """
+    rng = np.random.default_rng(0) if rng is None else rng
+    black, white = core.START_BLACK, core.START_WHITE
+    black_to_move = True
+    moves = []
+    k = 0
+    while True:
+        p, o = (black, white) if black_to_move else (white, black)
+        mask = int(core.move_mask(p, o))
+        if mask == 0:
+            if int(core.move_mask(o, p)) == 0:
+                break
+            black_to_move = not black_to_move
+            continue
+        if k < len(opening):
+            sq = int(opening[k])
+            k += 1
+        else:
+            player = black_player if black_to_move else white_player
+            sq = int(player.choose(int(black), int(white), black_to_move, rng))
+        if not (0 <= sq < 64 and mask >> sq & 1):
+            who = getattr(black_player if black_to_move else white_player, "name", "player")
+            raise ValueError(f"illegal move {sq} by {who} after {len(moves)} moves")
+        p, o = (np.uint64(x) for x in core.make_move(p, o, sq))
+        black, white = (p, o) if black_to_move else (o, p)
+        moves.append(sq)
+        black_to_move = not black_to_move
+    if k < len(opening):
+        raise ValueError(f"opening {opening} ends the game after {k} moves")
+    return GameRecord(tuple(moves), int(core.popcount(black)), int(core.popcount(white)))
+
+
+def _wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion k/n."""
+    if n == 0:
+        return (0.0, 1.0)
+    phat = k / n
+    denom = 1 + z * z / n
+    centre = (phat + z * z / (2 * n)) / denom
+    half = z * np.sqrt(phat * (1 - phat) / n + z * z / (4 * n * n)) / denom
+    return (float(max(0.0, centre - half)), float(min(1.0, centre + half)))
+
+
+@dataclass
+class MatchResult:
+    """Results of player ``a`` against player ``b`` (from ``a``'s view)."""
+
+    a: str
+    b: str
+    wins: int
+    draws: int
+    losses: int
+    games: list = field(repr=False, default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """(wins + draws / 2) / games."""
+        return (self.wins + 0.5 * self.draws) / self.n
+
+    def score_interval(self, z: float = 1.959963984540054) -> tuple[float, float]:
+        """Normal-approximation interval of the score, with the per-game variance of the
+        win/draw/loss outcomes (a draw is half a point)."""
+        n = self.n
+        m = self.score
+        var = (self.wins * (1 - m) ** 2 + self.draws * (0.5 - m) ** 2
+               + self.losses * m ** 2) / n
+        half = z * np.sqrt(var / n)
+        return (float(max(0.0, m - half)), float(min(1.0, m + half)))
+
+    def summary(self) -> dict:
+        """Counts, rates and 95 % intervals (Wilson for the win rate)."""
+        lo, hi = _wilson(self.wins, self.n)
+        slo, shi = self.score_interval()
+        return {"player": self.a, "opponent": self.b, "games": self.n, "wins": self.wins,
+                "draws": self.draws, "losses": self.losses, "win_rate": self.wins / self.n,
+                "win_lo": lo, "win_hi": hi, "score": self.score, "score_lo": slo,
+                "score_hi": shi}
+
+
+def play_match(a, b, n_pairs: int, opening_plies: int = 4, seed: int = 0,
+               progress: bool = False) -> MatchResult:
+    """``2 * n_pairs`` games of ``a`` against ``b``: each random opening is played twice, with
+    ``a`` as Black and then as White.
+
+    Parameters
+    ----------
+    a, b : players
+    n_pairs : int
+        Number of openings.
+    opening_plies : int
+        Random plies played before the players take over (0 = every game from the start).
+    seed : int
+        Opening ``i`` is drawn from ``(seed, i)``; the players' random choices in its two games
+        from ``(seed, i, 0)`` and ``(seed, i, 1)``.
+    progress : bool
+        Show a tqdm bar over the games.
+    """
+    if n_pairs < 1 or opening_plies < 0:
+        raise ValueError(f"need n_pairs >= 1 and opening_plies >= 0, got {n_pairs}, "
+                         f"{opening_plies}")
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=2 * n_pairs, desc=f"{a.name} vs {b.name}", unit="game")
+    wins = draws = losses = 0
+    games = []
+    for i in range(n_pairs):
+        opening = random_opening(opening_plies, np.random.default_rng([seed, i]))
+        for colour in (0, 1):
+            rng = np.random.default_rng([seed, i, colour])
+            black, white = (a, b) if colour == 0 else (b, a)
+            game = play_game(black, white, opening, rng)
+            diff = game.black_discs - game.white_discs
+            mine = diff if colour == 0 else -diff
+            wins += mine > 0
+            draws += mine == 0
+            losses += mine < 0
+            games.append(game)
+            if bar is not None:
+                bar.update(1)
+    if bar is not None:
+        bar.close()
+    return MatchResult(a.name, b.name, wins, draws, losses, games)
