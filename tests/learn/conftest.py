@@ -1,0 +1,32 @@
+"""Fixtures of the learner tests: an independent central-difference gradient (not gamelib's)."""
+
+import numpy as np
+import pytest
+
+
+def _numeric_gradient(f, x, h):
+    x = np.array(x, dtype=np.float64)
+    out = np.empty_like(x)
+    for i in range(x.size):
+        up, down = x.copy(), x.copy()
+        up[i] += h
+        down[i] -= h
+        out[i] = (f(up) - f(down)) / (up[i] - down[i])
+    return out
+
+
+def _rel_error(a, b):
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    return np.linalg.norm(a - b) / max(np.linalg.norm(a), np.linalg.norm(b), 1e-300)
+
+
+@pytest.fixture
+def numeric_gradient():
+    """``numeric_gradient(f, x, h)``: central differences in every coordinate."""
+    return _numeric_gradient
+
+
+@pytest.fixture
+def rel_error():
+    """``rel_error(a, b)``: norm-wise relative difference."""
+    return _rel_error
