@@ -68,39 +68,42 @@ _S63 = np.uint64(63)
 
 @intrinsic
 def _ctpop(typingctx, x):
-    """LLVM ``ctpop`` on a uint64 (one POPCNT instruction where the CPU has it)."""
-    if x != types.uint64:
+    """LLVM ``ctpop`` of an integer cast to uint64 (one POPCNT instruction where the CPU has it)."""
+    if not isinstance(x, types.Integer):
         return None
-    sig = types.uint64(types.uint64)
+    sig = types.uint64(x)
 
     def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
+        v = context.cast(builder, args[0], x, types.uint64)
+        return builder.ctpop(v)
 
     return sig, codegen
 
 
 @intrinsic
 def _cttz(typingctx, x):
-    """LLVM ``cttz`` on a uint64 (index of the lowest set bit; 64 for zero)."""
-    if x != types.uint64:
+    """LLVM ``cttz`` of an integer cast to uint64 (index of the lowest set bit; 64 for zero)."""
+    if not isinstance(x, types.Integer):
         return None
-    sig = types.uint64(types.uint64)
+    sig = types.uint64(x)
 
     def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], context.get_constant(types.boolean, False))
+        v = context.cast(builder, args[0], x, types.uint64)
+        return builder.cttz(v, context.get_constant(types.boolean, False))
 
     return sig, codegen
 
 
 @intrinsic
 def _ctlz(typingctx, x):
-    """LLVM ``ctlz`` on a uint64 (number of leading zero bits; 64 for zero)."""
-    if x != types.uint64:
+    """LLVM ``ctlz`` of an integer cast to uint64 (number of leading zero bits; 64 for zero)."""
+    if not isinstance(x, types.Integer):
         return None
-    sig = types.uint64(types.uint64)
+    sig = types.uint64(x)
 
     def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], context.get_constant(types.boolean, False))
+        v = context.cast(builder, args[0], x, types.uint64)
+        return builder.ctlz(v, context.get_constant(types.boolean, False))
 
     return sig, codegen
 
