@@ -33,8 +33,11 @@ __all__ = [
     "PAPER_YEARS",
     "PAPER_TABLE2",
     "Decomposition",
+    "RecordTables",
     "ValueTable",
     "aggregate",
+    "build_tables",
+    "load_years",
     "decompose_games",
     "parse_move_strings",
     "state_string",
@@ -578,3 +581,94 @@ def table2_comparison(table: ValueTable) -> pd.DataFrame:
         "wins": found["wins"].to_numpy(),
         "v": found["v_b"].to_numpy(),
     })
+
+
+# --- from WTHOR records to tables -------------------------------------------------------------
+
+def load_years(first: int, last: int, path=None) -> pd.DataFrame:
+    """WTHOR games of the years ``first..last`` (one ``WTH_<year>.wtb`` file per year).
+
+    Parameters
+    ----------
+    first, last : int
+        Inclusive range of years (the paper used 1977–2018, :data:`PAPER_YEARS`).
+    path : str or Path, optional
+        Folder of the ``.wtb`` files (default: :func:`gamelib.othello.wthor.find_wthor_dir`).
+
+    Returns
+    -------
+    DataFrame
+        The rows of :func:`gamelib.othello.wthor.load`, year after year.
+
+    Raises
+    ------
+    ValueError
+        If the range is empty or a year's file is missing (all missing years are named).
+    """
+    from pathlib import Path
+
+    from . import wthor
+
+    if first > last:
+        raise ValueError(f"empty year range {first}..{last}")
+    folder = Path(path) if path is not None else wthor.find_wthor_dir()
+    files = {year: folder / f"WTH_{year}.wtb" for year in range(first, last + 1)}
+    missing = [str(year) for year, f in files.items() if not f.is_file()]
+    if missing:
+        raise ValueError(f"no WTHOR file for year(s) {', '.join(missing)} in {folder}")
+    return pd.concat([wthor.load(f) for f in files.values()], ignore_index=True)
+
+
+@dataclass
+class RecordTables:
+    """Value tables of a set of game records, with a train/validation split by game.
+
+    Attributes
+    ----------
+    full, train, val : ValueTable
+        Tables of all games, of the training games and of the validation games (``val`` is
+        None without a validation share).
+    decomposition : Decomposition
+    is_val : ndarray of bool
+        Per game: True when it went to validation.
+    """
+
+    full: ValueTable
+    train: ValueTable
+    val: ValueTable | None
+    decomposition: Decomposition
+    is_val: np.ndarray
+
+
+def build_tables(records: pd.DataFrame, val_fraction: float = 0.0, seed: int = 0,
+                 draws: str = "exclude") -> RecordTables:
+    """Decompose game records and count the value tables (eqs. 1–2).
+
+    Parameters
+    ----------
+    records : DataFrame
+        Rows of :func:`gamelib.othello.wthor.load` (columns ``year``, ``moves``,
+        ``black_score``, and ``game_index`` for the split).
+    val_fraction : float
+        Share of games held out for validation, decided per game by :func:`split_games` on
+        the id ``year * 100_000 + game_index`` (so a state seen in both sets is counted in each
+        set's table from its own games only).
+    seed : int
+        Seed of the split.
+    draws : {"exclude", "zero"}
+        See :meth:`ValueTable.from_decomposition`.
+    """
+    missing = {"year", "moves", "black_score", "game_index"} - set(records.columns)
+    if missing:
+        raise ValueError(f"game records lack columns {sorted(missing)}")
+    dec = decompose_games(records["moves"].tolist(), records["black_score"].to_numpy())
+    years = records["year"].to_numpy(np.int64)
+    info = {"years": [int(years.min()), int(years.max())] if years.size else []}
+    ids = years * 100_000 + records["game_index"].to_numpy(np.int64)
+    is_val = split_games(ids, val_fraction, seed)
+    full = ValueTable.from_decomposition(dec, draws=draws, info=info)
+    if val_fraction == 0.0:
+        return RecordTables(full, full, None, dec, is_val)
+    train = ValueTable.from_decomposition(dec, np.flatnonzero(~is_val), draws, info)
+    val = ValueTable.from_decomposition(dec, np.flatnonzero(is_val), draws, info)
+    return RecordTables(full, train, val, dec, is_val)
