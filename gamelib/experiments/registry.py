@@ -1,0 +1,160 @@
+"""The experiments that ``python -m gamelib.experiments`` can run.
+
+An experiment is a function of :class:`RunOptions`, registered under a name with its profiles::
+
+    # gamelib/experiments/pgleaf.py
+    from gamelib.experiments.registry import RunOptions, register
+
+    @register("pgleaf", profiles={"quick": {"n_games": 1_000}, "paper": {"n_games": 100_000}},
+              description="PGLeaf vs TDLeaf(lambda), TD(lambda), REINFORCE on 5x5 shogi")
+    def run(opts: RunOptions):
+        ...  # e.g. gamelib.experiments.driver.run_batched(opts.out, ..., workers=opts.workers)
+
+Every profile names the same sizes (as for notebooks, :func:`gamelib.notebook.validate_profiles`)
+and both ``quick`` and ``paper`` exist. :func:`discover` imports every public module of the
+``gamelib.experiments`` package, so putting such a module there is all it takes to appear in
+the command line.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from gamelib.notebook import validate_profiles
+
+REQUIRED_PROFILES = ("quick", "paper")
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """The resolved command-line options of one experiment run.
+
+    Attributes
+    ----------
+    experiment : str
+    profile : str
+        ``"quick"`` (minutes) or ``"paper"`` (the paper's sizes), or another registered one.
+    sizes : dict
+        The profile's sizes, after ``-p KEY VALUE`` overrides.
+    seed : int
+    out : Path
+        Output (run) folder.
+    workers : int or None
+        Local processes (None: all cores; 1: serial).
+    scheduler : str or None
+        Dask scheduler address.
+    progress : bool
+        Show progress bars.
+    """
+
+    experiment: str
+    profile: str
+    sizes: dict
+    seed: int
+    out: Path
+    workers: int | None = None
+    scheduler: str | None = None
+    progress: bool = True
+
+    def __getattr__(self, key: str) -> Any:
+        sizes = object.__getattribute__(self, "sizes")
+        if key in sizes:
+            return sizes[key]
+        raise AttributeError(f"experiment option {key!r} is not defined; sizes: "
+                             f"{', '.join(sorted(sizes)) or 'none'}")
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A registered experiment: ``run(options)`` with its profiles."""
+
+    name: str
+    run: Callable[[RunOptions], Any]
+    profiles: Mapping[str, Mapping[str, Any]]
+    description: str = ""
+
+
+@dataclass
+class Registry:
+    """Named experiments (the command line uses the module-level :data:`REGISTRY`)."""
+
+    experiments: dict = field(default_factory=dict)
+
+    def register(self, name: str, *, profiles: Mapping[str, Mapping[str, Any]],
+                 description: str = "") -> Callable:
+        """Decorator registering ``run(options)`` as experiment ``name``."""
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ValueError(f"experiment name must be an identifier, got {name!r}")
+        validate_profiles(profiles)
+        missing = [p for p in REQUIRED_PROFILES if p not in profiles]
+        if missing:
+            raise ValueError(f"experiment {name!r} lacks profile(s) {missing}; every experiment "
+                             f"has {list(REQUIRED_PROFILES)}")
+
+        def decorator(run: Callable[[RunOptions], Any]) -> Callable[[RunOptions], Any]:
+            if name in self.experiments and self.experiments[name].run is not run:
+                raise ValueError(f"experiment {name!r} is already registered (by "
+                                 f"{self.experiments[name].run.__module__})")
+            self.experiments[name] = Experiment(name, run, {k: dict(v) for k, v in
+                                                            profiles.items()}, description)
+            return run
+
+        return decorator
+
+    def names(self) -> list[str]:
+        """Registered names, sorted."""
+        return sorted(self.experiments)
+
+    def get(self, name: str) -> Experiment:
+        """The experiment ``name``; ``ValueError`` listing the registered ones otherwise."""
+        if name not in self.experiments:
+            valid = ", ".join(self.names()) or "none registered yet"
+            raise ValueError(f"unknown experiment {name!r}; valid experiments: {valid}")
+        return self.experiments[name]
+
+    def options(self, name: str, profile: str = "quick", seed: int = 0, out=None,
+                workers: int | None = None, scheduler: str | None = None,
+                overrides: Mapping[str, Any] | None = None,
+                progress: bool = True) -> RunOptions:
+        """Validate options for experiment ``name``.
+
+        ``out`` defaults to ``data/results/<profile>/<name>/seed-<seed>`` under the current
+        folder. Unknown profiles or override keys raise ``ValueError`` listing the valid ones.
+        """
+        experiment = self.get(name)
+        if profile not in experiment.profiles:
+            raise ValueError(f"unknown profile {profile!r} for experiment {name!r}; valid "
+                             f"profiles: {', '.join(sorted(experiment.profiles))}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                    or workers < 1):
+            raise ValueError(f"workers must be a positive integer, got {workers!r}")
+        sizes = dict(experiment.profiles[profile])
+        unknown = sorted(set(overrides or {}) - set(sizes))
+        if unknown:
+            raise ValueError(f"unknown parameter(s) {', '.join(map(repr, unknown))} for "
+                             f"experiment {name!r}; valid parameters: "
+                             f"{', '.join(sorted(sizes)) or 'none'}")
+        sizes.update(overrides or {})
+        out = Path("data", "results", profile, name, f"seed-{seed}") if out is None else Path(out)
+        return RunOptions(name, profile, sizes, seed, out, workers, scheduler, progress)
+
+
+REGISTRY = Registry()
+register = REGISTRY.register
+
+
+def discover() -> Registry:
+    """Import every public module of :mod:`gamelib.experiments` so that their
+    :func:`register` calls run; returns :data:`REGISTRY`."""
+    import gamelib.experiments as package
+
+    for module in pkgutil.iter_modules(package.__path__):
+        if not module.name.startswith("_"):
+            importlib.import_module(f"{package.__name__}.{module.name}")
+    return REGISTRY
