@@ -33,13 +33,13 @@ All parameters live in one flat vector (weights of layer ``k`` stored row-major 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from numba import njit
+
+from ..experiments.atomic import load_npz, save_npz_atomic
 
 __all__ = [
     "PAPER_SIZES",
@@ -330,7 +330,7 @@ class MLP:
             "sizes": np.asarray(self.sizes, dtype=np.int64), "encoding": np.array(self.encoding),
             "params": self.params, "metadata": np.array(json.dumps(self.metadata, sort_keys=True)),
         }
-        _atomic_savez(path, arrays)
+        save_npz_atomic(path, arrays)
         return path
 
     @classmethod
@@ -338,9 +338,8 @@ class MLP:
         """Read a network written by :meth:`save`; a wrong or damaged file raises ``ValueError``."""
         path = Path(path)
         try:
-            with np.load(path, allow_pickle=False) as f:
-                data = {k: f[k] for k in f.files}
-        except (OSError, ValueError, EOFError) as exc:
+            data = load_npz(path)
+        except ValueError as exc:
             raise ValueError(f"cannot read MLP file {path}: {exc}") from exc
         missing = {"format", "version", "sizes", "encoding", "params"} - set(data)
         if missing:
@@ -355,19 +354,6 @@ class MLP:
             return cls(tuple(data["sizes"].tolist()), data["params"], str(data["encoding"]), meta)
         except ValueError as exc:
             raise ValueError(f"bad MLP file {path}: {exc}") from exc
-
-
-def _atomic_savez(path: Path, arrays: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.savez(fh, **arrays)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 # --- numba forward pass for the search --------------------------------------------------------
@@ -626,14 +612,13 @@ def _save_checkpoint(path, mlp, opt, history, seed, lr, batch_size):
            "encoding": mlp.encoding}
     hist = {"epoch": history.epoch, "train_loss": history.train_loss,
             "val_loss": history.val_loss, "samples": history.samples}
-    _atomic_savez(path, {"params": mlp.params, **opt.state(), "run": np.array(json.dumps(run)),
+    save_npz_atomic(path, {"params": mlp.params, **opt.state(), "run": np.array(json.dumps(run)),
                          "history": np.array(json.dumps(hist))})
 
 
 def _resume(path, mlp, opt, history, seed, lr, batch_size) -> int:
     try:
-        with np.load(path, allow_pickle=False) as f:
-            data = {k: f[k] for k in f.files}
+        data = load_npz(path)
         run = json.loads(str(data["run"]))
         hist = json.loads(str(data["history"]))
     except (OSError, ValueError, KeyError, EOFError) as exc:

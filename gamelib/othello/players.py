@@ -8,8 +8,8 @@ with the network where the table has no entry).
 
 :func:`play_match` plays pairs of games from random openings, each opening once with each
 colour, and reports wins, draws and losses with 95 % intervals. Every random choice (openings,
-random moves, tie-breaks between equal moves) is drawn from a generator seeded by
-``(seed, pair, colour)``, so a match is reproducible game by game.
+random moves, tie-breaks between equal moves) is drawn from a generator derived from
+``(seed, pair, colour)``, so a match is reproducible game by game, however many workers play it.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..experiments import derive_rng, map_ordered
+from ..play.stats import Record, summarize, wilson_interval
 from . import core
 from .board import square_name
 from .mlp import MLP
@@ -109,11 +111,14 @@ def table_player(table: ValueTable, depth: int = 2, fallback: MLP | None = None)
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One finished game: the moves (squares, passes left out) and the final disc counts."""
+    """One finished game: the moves (squares, passes left out), the final disc counts, and
+    the search nodes and seconds spent by Black and by White."""
 
     moves: tuple
     black_discs: int
     white_discs: int
+    nodes: tuple = (0, 0)
+    seconds: tuple = (0.0, 0.0)
 
     @property
     def score(self) -> int:
@@ -157,6 +162,8 @@ def play_game(black_player, white_player, opening=(), rng=None) -> GameRecord:
         Source of the players' random choices (default: seeded with 0).
     """
     rng = np.random.default_rng(0) if rng is None else rng
+    nodes = [0, 0]
+    seconds = [0.0, 0.0]
     black, white = core.START_BLACK, core.START_WHITE
     black_to_move = True
     moves = []
@@ -174,7 +181,11 @@ def play_game(black_player, white_player, opening=(), rng=None) -> GameRecord:
             k += 1
         else:
             player = black_player if black_to_move else white_player
+            n0, s0 = getattr(player, "nodes", 0), getattr(player, "seconds", 0.0)
             sq = int(player.choose(int(black), int(white), black_to_move, rng))
+            side = 0 if black_to_move else 1
+            nodes[side] += getattr(player, "nodes", 0) - n0
+            seconds[side] += getattr(player, "seconds", 0.0) - s0
         if not (0 <= sq < 64 and mask >> sq & 1):
             who = getattr(black_player if black_to_move else white_player, "name", "player")
             raise ValueError(f"illegal move {sq} by {who} after {len(moves)} moves")
@@ -184,62 +195,45 @@ def play_game(black_player, white_player, opening=(), rng=None) -> GameRecord:
         black_to_move = not black_to_move
     if k < len(opening):
         raise ValueError(f"opening {opening} ends the game after {k} moves")
-    return GameRecord(tuple(moves), int(core.popcount(black)), int(core.popcount(white)))
-
-
-def _wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion k/n."""
-    if n == 0:
-        return (0.0, 1.0)
-    phat = k / n
-    denom = 1 + z * z / n
-    centre = (phat + z * z / (2 * n)) / denom
-    half = z * np.sqrt(phat * (1 - phat) / n + z * z / (4 * n * n)) / denom
-    return (float(max(0.0, centre - half)), float(min(1.0, centre + half)))
+    return GameRecord(tuple(moves), int(core.popcount(black)), int(core.popcount(white)),
+                      tuple(nodes), tuple(seconds))
 
 
 @dataclass
 class MatchResult:
-    """Results of player ``a`` against player ``b`` (from ``a``'s view)."""
+    """Results of player ``a`` against player ``b`` (from ``a``'s view).
+
+    ``nodes`` and ``seconds`` add up the search effort of ``a``'s moves (0 for a random
+    player); ``games`` lists the games in the order played (pair ``i``: games ``2i`` with ``a``
+    as Black and ``2i + 1`` with ``a`` as White).
+    """
 
     a: str
     b: str
-    wins: int
-    draws: int
-    losses: int
+    record: Record
+    nodes: int = 0
+    seconds: float = 0.0
     games: list = field(repr=False, default_factory=list)
 
-    @property
-    def n(self) -> int:
-        return self.wins + self.draws + self.losses
+    def summary(self, confidence: float = 0.95) -> dict:
+        """Counts, the win rate ``wins / (wins + losses)`` with Wilson and Clopper-Pearson
+        intervals, exact sign-test p-values (see :func:`gamelib.play.stats.summarize`), and the
+        score ``(wins + draws / 2) / games`` with its Wilson interval."""
+        rec = self.record
+        lo, hi = wilson_interval(rec.points, rec.games, confidence)
+        return {"player": self.a, "opponent": self.b, **summarize(rec, confidence),
+                "score_low": lo, "score_high": hi}
 
-    @property
-    def score(self) -> float:
-        """(wins + draws / 2) / games."""
-        return (self.wins + 0.5 * self.draws) / self.n
 
-    def score_interval(self, z: float = 1.959963984540054) -> tuple[float, float]:
-        """Normal-approximation interval of the score, with the per-game variance of the
-        win/draw/loss outcomes (a draw is half a point)."""
-        n = self.n
-        m = self.score
-        var = (self.wins * (1 - m) ** 2 + self.draws * (0.5 - m) ** 2
-               + self.losses * m ** 2) / n
-        half = z * np.sqrt(var / n)
-        return (float(max(0.0, m - half)), float(min(1.0, m + half)))
-
-    def summary(self) -> dict:
-        """Counts, rates and 95 % intervals (Wilson for the win rate)."""
-        lo, hi = _wilson(self.wins, self.n)
-        slo, shi = self.score_interval()
-        return {"player": self.a, "opponent": self.b, "games": self.n, "wins": self.wins,
-                "draws": self.draws, "losses": self.losses, "win_rate": self.wins / self.n,
-                "win_lo": lo, "win_hi": hi, "score": self.score, "score_lo": slo,
-                "score_hi": shi}
+def _play_one(job):
+    """One game of a match (a module-level function, so that it can run in a worker)."""
+    a, b, opening, colour, seed, pair = job
+    black, white = (a, b) if colour == 0 else (b, a)
+    return play_game(black, white, opening, derive_rng(seed, "game", pair, colour))
 
 
 def play_match(a, b, n_pairs: int, opening_plies: int = 4, seed: int = 0,
-               progress: bool = False) -> MatchResult:
+               workers: int | None = 1, progress: bool = False) -> MatchResult:
     """``2 * n_pairs`` games of ``a`` against ``b``: each random opening is played twice, with
     ``a`` as Black and then as White.
 
@@ -251,35 +245,29 @@ def play_match(a, b, n_pairs: int, opening_plies: int = 4, seed: int = 0,
     opening_plies : int
         Random plies played before the players take over (0 = every game from the start).
     seed : int
-        Opening ``i`` is drawn from ``(seed, i)``; the players' random choices in its two games
-        from ``(seed, i, 0)`` and ``(seed, i, 1)``.
+        Opening ``i`` is drawn from ``derive_rng(seed, "opening", i)``, the players' random
+        choices in its games from ``derive_rng(seed, "game", i, colour)``: the games do not
+        depend on ``workers``.
+    workers : int or None
+        Passed to :func:`gamelib.experiments.map_ordered` (1 = in this process; None = all
+        local cores).
     progress : bool
         Show a tqdm bar over the games.
     """
-    if n_pairs < 1 or opening_plies < 0:
-        raise ValueError(f"need n_pairs >= 1 and opening_plies >= 0, got {n_pairs}, "
-                         f"{opening_plies}")
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=2 * n_pairs, desc=f"{a.name} vs {b.name}", unit="game")
-    wins = draws = losses = 0
-    games = []
+    if isinstance(n_pairs, bool) or not isinstance(n_pairs, (int, np.integer)) or n_pairs < 1:
+        raise ValueError(f"n_pairs must be a positive integer, got {n_pairs!r}")
+    if opening_plies < 0:
+        raise ValueError(f"opening_plies must be >= 0, got {opening_plies}")
+    jobs = []
     for i in range(n_pairs):
-        opening = random_opening(opening_plies, np.random.default_rng([seed, i]))
-        for colour in (0, 1):
-            rng = np.random.default_rng([seed, i, colour])
-            black, white = (a, b) if colour == 0 else (b, a)
-            game = play_game(black, white, opening, rng)
-            diff = game.black_discs - game.white_discs
-            mine = diff if colour == 0 else -diff
-            wins += mine > 0
-            draws += mine == 0
-            losses += mine < 0
-            games.append(game)
-            if bar is not None:
-                bar.update(1)
-    if bar is not None:
-        bar.close()
-    return MatchResult(a.name, b.name, wins, draws, losses, games)
+        opening = random_opening(opening_plies, derive_rng(seed, "opening", i))
+        jobs += [(a, b, opening, colour, seed, i) for colour in (0, 1)]
+    games = map_ordered(_play_one, jobs, workers, progress=progress,
+                        desc=f"{a.name} vs {b.name}")
+    outcomes, nodes, seconds = [], 0, 0.0
+    for (_, _, _, colour, _, _), game in zip(jobs, games):
+        diff = game.black_discs - game.white_discs
+        outcomes.append(int(np.sign(diff if colour == 0 else -diff)))
+        nodes += game.nodes[colour]
+        seconds += game.seconds[colour]
+    return MatchResult(a.name, b.name, Record.from_outcomes(outcomes), nodes, seconds, games)
