@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from gamelib.experiments.executor import SCHEDULER_ENV, describe_executor
+from gamelib.experiments.executor import SCHEDULER_ENV, Executor
 from gamelib.experiments.registry import Registry, discover
 
 
@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None, registry: Registry | None = None) -> int
                                 progress=not args.no_progress)
         print(f"{opts.experiment}: profile {opts.profile}, seed {opts.seed}, "
               f"{', '.join(f'{k}={v!r}' for k, v in sorted(opts.sizes.items()))}; "
-              f"run folder {opts.out}; executor: {describe_executor(opts.workers, opts.scheduler)}",
+              f"run folder {opts.out}; executor: {Executor(opts.workers, opts.scheduler).description}",
               flush=True)
         registry.get(opts.experiment).run(opts)
     except ValueError as err:

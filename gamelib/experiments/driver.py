@@ -23,7 +23,7 @@ import numpy as np
 from tqdm import tqdm
 
 from gamelib.experiments.checkpoint import CheckpointStore
-from gamelib.experiments.executor import map_ordered
+from gamelib.experiments.executor import Executor
 from gamelib.experiments.seeds import derive_rng, derive_seed
 
 
@@ -39,15 +39,14 @@ class BatchContext:
         The run seed.
     index : int
         0-based batch number.
-    workers, scheduler
-        Executor settings for :meth:`map` (they never change results).
+    executor : Executor, optional
+        Where :meth:`map` runs jobs (it never changes results); None: serially.
     """
 
     config: dict
     run_seed: int
     index: int
-    workers: int | None = None
-    scheduler: Any = None
+    executor: Executor | None = None
 
     @property
     def seed(self) -> int:
@@ -64,8 +63,10 @@ class BatchContext:
         return derive_rng(self.run_seed, "batch", self.index, *keys)
 
     def map(self, fn: Callable, items: Iterable, *, chunksize: int = 1) -> list:
-        """:func:`~gamelib.experiments.executor.map_ordered` with the run's executor."""
-        return map_ordered(fn, items, self.workers, self.scheduler, chunksize=chunksize)
+        """``[fn(item) for item in items]`` on the run's executor, in input order (see
+        :meth:`gamelib.experiments.executor.Executor.map`)."""
+        executor = self.executor if self.executor is not None else Executor(workers=1)
+        return executor.map(fn, items, chunksize=chunksize)
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,8 @@ def run_batched(folder, *, config: Mapping[str, Any], seed: int, n_batches: int,
     keep_last : int
         Untagged checkpoints kept.
     workers, scheduler
-        Executor for ``ctx.map`` (see :func:`~gamelib.experiments.executor.map_ordered`).
+        Executor for ``ctx.map`` (see :class:`~gamelib.experiments.executor.Executor`); one
+        process pool or Dask client serves the whole run.
     progress : bool
         Show a tqdm bar over batches.
     desc : str, optional
@@ -171,10 +173,11 @@ def run_batched(folder, *, config: Mapping[str, Any], seed: int, n_batches: int,
         else:
             state, completed = latest.arrays, latest.completed
         resumed_from = completed
-        with tqdm(total=n_batches, initial=completed, desc=desc, unit="batch",
-                  disable=not progress, dynamic_ncols=True) as bar:
+        with Executor(workers, scheduler) as executor, \
+                tqdm(total=n_batches, initial=completed, desc=desc, unit="batch",
+                     disable=not progress, dynamic_ncols=True) as bar:
             for index in range(completed, n_batches):
-                ctx = BatchContext(run_config, seed, index, workers, scheduler)
+                ctx = BatchContext(run_config, seed, index, executor)
                 state = _as_state(step(state, ctx), f"step (batch {index})")
                 done = index + 1
                 if done % checkpoint_every == 0 or done == n_batches or done in keep:
