@@ -32,7 +32,7 @@ from .core import U0, U1, _cttz, final_score, flips, move_mask, popcount
 __all__ = ["solve", "solve_bitboards", "SolveResult"]
 
 #: At or below this many empties the search uses parity ordering and no table.
-SHALLOW_EMPTIES = 6
+SHALLOW_EMPTIES = 7
 #: log2 of the number of transposition-table entries.
 TT_BITS = 20
 _INF = 65
@@ -42,6 +42,23 @@ _QUADRANTS = np.array(
     dtype=np.uint64,
 )
 _CORNERS = np.uint64(0x8100000000000081)
+_COL_A = np.uint64(0x0101010101010101)
+_COL_H = np.uint64(0x8080808080808080)
+_ROW_1 = np.uint64(0x00000000000000FF)
+_ROW_8 = np.uint64(0xFF00000000000000)
+_EDGES = _COL_A | _COL_H | _ROW_1 | _ROW_8
+
+
+def _build_lines():
+    """Masks of the 8 rows, 8 columns, 15 a1-h8 diagonals and 15 h1-a8 diagonals."""
+    rows = [sum(1 << (8 * r + c) for c in range(8)) for r in range(8)]
+    cols = [sum(1 << (8 * r + c) for r in range(8)) for c in range(8)]
+    diag9 = [sum(1 << (8 * r + c) for r in range(8) for c in range(8) if c - r == k) for k in range(-7, 8)]
+    diag7 = [sum(1 << (8 * r + c) for r in range(8) for c in range(8) if c + r == k) for k in range(15)]
+    return tuple(np.array(x, dtype=np.uint64) for x in (rows, cols, diag9, diag7))
+
+
+_LINES_H, _LINES_V, _LINES_D9, _LINES_D7 = _build_lines()
 _HASH_MUL_P = np.uint64(0x9E3779B97F4A7C15)
 _HASH_MUL_O = np.uint64(0xC2B2AE3D27D4EB4F)
 
@@ -70,6 +87,10 @@ def _shallow(p, o, alpha, beta, empties_to_winner, nodes):
         return popcount(p) - popcount(o)
     if empty & (empty - U1) == U0:
         return _last1(p, o, _cttz(empty), empties_to_winner)
+    if alpha >= 64 - 2 * popcount(o):  # stability cutoff, as in _deep
+        bound = 64 - 2 * popcount(stable_discs(o, p))
+        if bound <= alpha:
+            return bound
     odd = U0
     for q in range(4):
         if popcount(empty & _QUADRANTS[q]) & 1:
@@ -98,16 +119,80 @@ def _shallow(p, o, alpha, beta, empties_to_winner, nodes):
 
 
 @njit(cache=True)
+def stable_discs(p, o):
+    """Discs of ``p`` that can never be flipped (a subset of the truly stable ones).
+
+    Along each of the four axes a disc is safe when its line on that axis is full, when it
+    touches the board edge on that axis, or when a neighbour on that axis is a stable disc of
+    the same colour; a disc safe on all four axes is stable. Iterated to a fixed point.
+    """
+    occ = p | o
+    full_h = U0
+    full_v = U0
+    full_9 = U0
+    full_7 = U0
+    for i in range(8):
+        if occ & _LINES_H[i] == _LINES_H[i]:
+            full_h |= _LINES_H[i]
+        if occ & _LINES_V[i] == _LINES_V[i]:
+            full_v |= _LINES_V[i]
+    for i in range(15):
+        if occ & _LINES_D9[i] == _LINES_D9[i]:
+            full_9 |= _LINES_D9[i]
+        if occ & _LINES_D7[i] == _LINES_D7[i]:
+            full_7 |= _LINES_D7[i]
+    base_h = full_h | _COL_A | _COL_H
+    base_v = full_v | _ROW_1 | _ROW_8
+    base_9 = full_9 | _EDGES
+    base_7 = full_7 | _EDGES
+    s1 = np.uint64(1)
+    s7 = np.uint64(7)
+    s8 = np.uint64(8)
+    s9 = np.uint64(9)
+    stable = U0
+    while True:
+        h = base_h | ((stable << s1) & ~_COL_A) | ((stable >> s1) & ~_COL_H)
+        v = base_v | (stable << s8) | (stable >> s8)
+        d9 = base_9 | ((stable << s9) & ~_COL_A) | ((stable >> s9) & ~_COL_H)
+        d7 = base_7 | ((stable << s7) & ~_COL_H) | ((stable >> s7) & ~_COL_A)
+        new = p & h & v & d9 & d7
+        if new == stable:
+            return stable
+        stable = new
+
+
+@njit(cache=True)
 def _tt_index(p, o, mask):
     return ((p * _HASH_MUL_P) ^ (o * _HASH_MUL_O) ^ (p >> np.uint64(29))) & mask
+
+
+@njit(cache=True, inline="always")
+def _neighbours(x):
+    """Squares adjacent (8 directions) to the discs of ``x``."""
+    s1 = np.uint64(1)
+    s7 = np.uint64(7)
+    s8 = np.uint64(8)
+    s9 = np.uint64(9)
+    y = ((x << s1) & ~_COL_A) | ((x >> s1) & ~_COL_H)
+    y |= x << s8 | x >> s8
+    y |= ((x << s9) & ~_COL_A) | ((x >> s9) & ~_COL_H)
+    y |= ((x << s7) & ~_COL_H) | ((x >> s7) & ~_COL_A)
+    return y
+
+
+@njit(cache=True)
+def _own_corners(p):
+    """Corners held by ``p``."""
+    return p & _CORNERS
 
 
 @njit(cache=True)
 def _order_moves(p, o, moves, tt_move, sqs, keys):
     """Fill ``sqs``/``keys`` with the moves sorted best first; returns their number.
 
-    Key: the opponent's weighted mobility after the move (fastest first; corners count
-    twice), the table move before all others.
+    Key (smaller first): 4 x the opponent's mobility after the move (fastest first; its
+    corner moves count twice), minus 2 per corner the mover holds, plus the opponent's
+    potential mobility (empty squares next to the mover's discs); the table move first.
     """
     n = 0
     while moves:
@@ -117,7 +202,7 @@ def _order_moves(p, o, moves, tt_move, sqs, keys):
         np_ = p | f | (U1 << sq)
         no_ = o & ~f
         om = move_mask(no_, np_)
-        key = popcount(om) + popcount(om & _CORNERS)
+        key = 4 * (popcount(om) + popcount(om & _CORNERS)) - 2 * popcount(_own_corners(np_)) + popcount(_neighbours(np_) & ~(np_ | no_))
         if np.int64(sq) == tt_move:
             key = -1
         # insertion sort (at most ~30 moves)
@@ -139,6 +224,11 @@ def _deep(p, o, alpha, beta, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv,
     if empties <= SHALLOW_EMPTIES:
         return _shallow(p, o, alpha, beta, empties_to_winner, nodes)
     nodes[0] += 1
+    # stability cutoff: the side to move cannot end above 64 - 2 * (opponent's stable discs)
+    if alpha >= 64 - 2 * popcount(o) and alpha > -_INF + 1:
+        bound = 64 - 2 * popcount(stable_discs(o, p))
+        if bound <= alpha:
+            return bound
     mask = np.uint64(tt_p.shape[0] - 1)
     idx = _tt_index(p, o, mask)
     tt_move = np.int64(-1)
