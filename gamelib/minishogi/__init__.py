@@ -1,0 +1,39 @@
+"""5×5 shogi (minishogi): an exact, fast rules engine.
+
+The rules (Fairy-Stockfish's ``minishogi`` with standard shogi's pawn-drop-mate rule) are stated
+once, in :mod:`gamelib.minishogi.rules`. Layers:
+
+* :func:`legal_moves`, :func:`perft`, :func:`outcome` -- the stable string API (SFEN in, USI
+  moves in and out);
+* :class:`Position` (alias :class:`Board`) -- a python-chess-like position with push/pop;
+* :mod:`gamelib.minishogi.notation` -- SFEN and USI parsing (with clear ``ValueError`` messages)
+  and formatting;
+* :mod:`gamelib.minishogi.core` -- the numba core: one ``int64`` state array with its history,
+  integer moves, legal move generation into ``int32`` buffers, make/unmake, Zobrist hashing,
+  check and game-end tests, perft. Search and learners call it from ``@njit`` code.
+"""
+
+from . import core, rules
+from .notation import format_sfen, format_usi, parse_sfen, parse_square, parse_usi, square_name, usi_to_move
+from .position import RESULT_NAMES, Board, Position, legal_moves, outcome, perft
+from .rules import DEFAULT_MAX_PLIES, START_SFEN
+
+__all__ = [
+    "core",
+    "rules",
+    "START_SFEN",
+    "DEFAULT_MAX_PLIES",
+    "RESULT_NAMES",
+    "Position",
+    "Board",
+    "legal_moves",
+    "perft",
+    "outcome",
+    "parse_sfen",
+    "format_sfen",
+    "parse_usi",
+    "format_usi",
+    "usi_to_move",
+    "parse_square",
+    "square_name",
+]
