@@ -1,19 +1,22 @@
 """The Bonanza method: comparison training of a linear evaluation from expert moves.
 
-Equation numbers refer to the chapter *The Bonanza method* (``notebooks/bonanza_derivation``),
-after Hoki (2006) and Hoki & Kaneko (2014):
+Equation numbers refer to the chapter *The Bonanza method* (``notebooks/bonanza_derivation``;
+its MyST labels in brackets), after Hoki (2006) and Hoki & Kaneko (2014):
 
-* (1) the objective ``J(P, v) = Σ_p Σ_{m≥2} T_p[ξ(p_m, v) − ξ(p_1, v)]``, where p_1 is the child
-  the expert chose and p_m (m ≥ 2) every other legal child;
-* (2) the loss ``T(x) = 1 / (1 + exp(−a x))`` with ``a = 7/256 ≈ 0.0273``;
-* (3) the side-to-move sign ``T_p(x) = T(s_p x)``, ``s_p = +1`` (Max to move) or ``−1`` (Min);
-* (4) ``T'(x) = a T(x) (1 − T(x))``;
-* (5)–(7) the gradient, with ``∂ξ(p_m, v)/∂v`` replaced by the feature vector of the
-  principal-variation (PV) leaf of p_m (exact for a linear evaluation wherever the PV is unique);
-* (8)–(10) the piece-value-sum constraint ``g(v) = Σ_{i∈Π} v_i − C = 0`` with its Lagrange
-  multiplier: the mean of the piece-value partial derivatives for a gradient step (an exact
-  projection onto the constraint plane), their median for Bonanza's sign step;
-* (11) the L1 term ``w₁ Σ_{i∈R} |v_i|`` and its subgradient (or its proximal step).
+* (1) [bonanza-objective] ``J(P, v) = Σ_p Σ_{m≥2} T_p[ξ(p_m, v) − ξ(p_1, v)]``, where p_1 is the
+  child the expert chose and p_m (m ≥ 2) every other legal child;
+* (2) [bonanza-sigmoid] the loss ``T(x) = 1 / (1 + exp(−a x))`` with ``a = 7/256 ≈ 0.0273``;
+* (3) [bonanza-side] the side-to-move sign ``T_p(x) = T(s_p x)``, ``s_p = +1`` (Max to move) or
+  ``−1`` (Min);
+* (4) [bonanza-sigmoid-derivative] ``T'(x) = a T(x) (1 − T(x))``;
+* (5) [bonanza-gradient], (6) [bonanza-pv-leaf], (7) [bonanza-gradient-linear] the gradient,
+  with ``∂ξ(p_m, v)/∂v`` replaced by the feature vector of the principal-variation (PV) leaf of
+  p_m (exact for a linear evaluation wherever the PV is unique);
+* (8) [bonanza-constraint], (9) [bonanza-lagrange], (10) [bonanza-sign-step] the piece-value-sum
+  constraint ``g(v) = Σ_{i∈Π} v_i − C = 0`` with its Lagrange multiplier: the mean of the
+  piece-value partial derivatives for a gradient step (an exact projection onto the constraint
+  plane), their median for Bonanza's sign step;
+* (11) [bonanza-l1] the L1 term ``w₁ Σ_{i∈R} |v_i|`` and its subgradient (or its proximal step).
 
 Conventions
 -----------
@@ -148,7 +151,8 @@ def _check_sides(side, n: int) -> np.ndarray:
     bad = ~np.isin(side, (-1, 1))
     if bad.any():
         k = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"side of position {k} is {side[k].item()!r}; use +1 (Max to move) or -1 (Min)")
+        raise ValueError(f"side of position {k} is {side[k].item()!r}; "
+                         "use +1 (Max to move) or -1 (Min)")
     return side.astype(np.int64)
 
 
@@ -159,7 +163,8 @@ def _check_bias(bias, n_rows: int) -> np.ndarray:
     if bias.shape != (n_rows,):
         raise ValueError(f"leaf_bias must have one entry per leaf ({n_rows}), got {bias.shape}")
     if not np.all(np.isfinite(bias)):
-        raise ValueError(f"leaf_bias is not finite at leaf {int(np.flatnonzero(~np.isfinite(bias))[0])}")
+        k = int(np.flatnonzero(~np.isfinite(bias))[0])
+        raise ValueError(f"leaf_bias is not finite at leaf {k}")
     return bias
 
 
@@ -222,8 +227,9 @@ class ComparisonSet:
 
         Parameters
         ----------
-        leaf_features : sequence of arrays ``(M_p, n_features)``, or one ``(n_positions, M, n_features)`` array
-            The PV-leaf feature vectors of every move of every position.
+        leaf_features : sequence of ``(M_p, n_features)`` arrays, or a 3-D array
+            The PV-leaf feature vectors of every move of every position (one
+            ``(n_positions, M, n_features)`` array if every position has M moves).
         expert, side, leaf_bias
             As in the class.
         """
@@ -567,7 +573,10 @@ def _check_l1_weight(weight) -> float:
 
 
 def l1_penalty(weights, weight: float, mask=None) -> float:
-    """The L1 term ``w₁ Σ_{i∈R} |v_i|`` of eq. (11); R = ``mask`` (boolean or indices), default all."""
+    """The L1 term ``w₁ Σ_{i∈R} |v_i|`` of eq. (11).
+
+    R is ``mask``: a boolean array or an array of indices (default: every weight).
+    """
     v = np.asarray(weights, dtype=np.float64)
     return _check_l1_weight(weight) * float(np.abs(v[_mask(mask, v.size)]).sum())
 
@@ -592,7 +601,7 @@ def fit(weights, data, *, learning_rate: float, n_epochs: int, batch_size: int |
         update: str = "gradient", constraint: PieceValueConstraint | None = None,
         l1_weight: float = 0.0, l1_mask=None, l1_step: str = "subgradient",
         slope: float = BONANZA_SLOPE, window: float | None = None, seed: int = 0) -> FitResult:
-    """Minimise ``J + w₁ Σ_R |v_i|`` subject to the piece-value constraint, by batch or mini-batch steps.
+    """Minimise ``J + w₁ Σ_R |v_i|`` subject to the piece-value constraint, in (mini-)batches.
 
     Every epoch visits the positions once, in a seeded random order, in batches of
     ``batch_size`` (``None``: one full batch, Bonanza's batch learning). For a batch B of the N

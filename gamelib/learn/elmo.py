@@ -1,22 +1,25 @@
 """elmo's loss and Apery's squared win-rate error, for a linear evaluation.
 
-Equation numbers refer to the chapter *elmo's loss* (``notebooks/elmo_derivation``). For a
-training position i with feature vector x_i, shallow evaluation ``s_i = w·x_i + b_i`` (the value of
-a shallow search whose PV leaf has features x_i; b_i a part that does not depend on w), deep
-evaluation y_i (a deeper search, the teacher) and game result t_i ∈ [0, 1] (1 win, 0 loss, ½ draw;
-all from the side to move at i):
+Equation numbers refer to the chapter *elmo's loss* (``notebooks/elmo_derivation``; its MyST
+labels in brackets). For a training position i with feature vector x_i, shallow evaluation
+``s_i = w·x_i + b_i`` (the value of a shallow search whose PV leaf has features x_i; b_i a part
+that does not depend on w), deep evaluation y_i (a deeper search, the teacher) and game result
+t_i ∈ [0, 1] (1 win, 0 loss, ½ draw; all from the side to move at i):
 
-* (1) win rates ``p_i = σ(s_i / K)``, ``q_i = σ(y_i / K)``, σ the logistic function, K = 600;
-* (2) the result term ``L = Σ_i −[t_i log p_i + (1 − t_i) log(1 − p_i)]``;
-* (3) ``σ'(a) = σ(a)(1 − σ(a))``;
-* (4) ``∂L/∂w = Σ_i (x_i / K)(p_i − t_i)``;
-* (5) elmo's loss ``L' = L + λ H``, ``H = Σ_i −[q_i log p_i + (1 − q_i) log(1 − p_i)]`` (the
-  cross-entropy of the shallow win rate against the deep one);
-* (6) ``∂H/∂w = Σ_i (x_i / K)(p_i − q_i)``;
-* (7) ``∂L'/∂w = Σ_i (x_i / K) dsig_i`` with ``dsig_i = (p_i − t_i) + λ(p_i − q_i)`` — elmo's
-  ``dsig``; its implementation leaves the 1/K to the learning rate;
-* (8) Apery's loss ``E = Σ_i (p_i − q_i)²``;
-* (9) ``∂E/∂w = Σ_i (x_i / K) 2σ'(s_i/K)(p_i − q_i)``.
+* (1) [elmo-win-rate] win rates ``p_i = σ(s_i / K)``, ``q_i = σ(y_i / K)``, σ the logistic
+  function, K = 600;
+* (2) [elmo-result-loss] the result term ``L = Σ_i −[t_i log p_i + (1 − t_i) log(1 − p_i)]``;
+* (3) [elmo-sigmoid-derivative] ``σ'(a) = σ(a)(1 − σ(a))``;
+* (4) [elmo-result-gradient] ``∂L/∂w = Σ_i (x_i / K)(p_i − t_i)``;
+* (5) [elmo-loss] elmo's loss ``L' = L + λ H``,
+  ``H = Σ_i −[q_i log p_i + (1 − q_i) log(1 − p_i)]`` (the cross-entropy of the shallow win rate
+  against the deep one);
+* (6) [elmo-regulariser-gradient] ``∂H/∂w = Σ_i (x_i / K)(p_i − q_i)``;
+* (7) [elmo-gradient] ``∂L'/∂w = Σ_i (x_i / K) dsig_i`` with
+  ``dsig_i = (p_i − t_i) + λ(p_i − q_i)`` — elmo's ``dsig``; its implementation leaves the 1/K
+  to the learning rate;
+* (8) [apery-loss] Apery's loss ``E = Σ_i (p_i − q_i)²``;
+* (9) [apery-gradient] ``∂E/∂w = Σ_i (x_i / K) 2σ'(s_i/K)(p_i − q_i)``.
 
 :func:`loss_and_gradient` returns the exact gradients (with the 1/K) for a batch;
 :func:`elmo_dsig` and :func:`apery_dsig` are the per-position factors, for callers that get the
@@ -100,7 +103,8 @@ def elmo_loss_terms(shallow, deep, result, lam: float = ELMO_LAMBDA, scale: floa
 
 def elmo_dsig(shallow, deep, result, lam: float = ELMO_LAMBDA, scale: float = ELMO_SCALE):
     """elmo's ``dsig = (p − t) + λ(p − q)`` of eq. (7): the derivative of a term of eq. (5) with
-    respect to the scaled evaluation ``a = shallow / scale`` (divide by ``scale`` for d/dshallow)."""
+    respect to the scaled evaluation ``a = shallow / scale`` (divide by ``scale`` for the
+    derivative in ``shallow``)."""
     p, q = win_rate(shallow, scale), win_rate(deep, scale)
     return _out((p - _check_result(result)) + _check_lambda(lam) * (p - q))
 
