@@ -62,7 +62,7 @@ class BatchContext:
         """A generator for this batch: ``derive_rng(run_seed, "batch", index, *keys)``."""
         return derive_rng(self.run_seed, "batch", self.index, *keys)
 
-    def map(self, fn: Callable, items: Iterable, *, chunksize: int = 1) -> list:
+    def map(self, fn: Callable, items: Iterable, *, chunksize: int | None = None) -> list:
         """``[fn(item) for item in items]`` on the run's executor, in input order (see
         :meth:`gamelib.experiments.executor.Executor.map`)."""
         executor = self.executor if self.executor is not None else Executor(workers=1)

@@ -1,8 +1,9 @@
 """Run independent jobs serially, on the local cores, or on a Dask cluster; results in order.
 
-:func:`map_ordered` is the one entry point. Where the jobs run never changes the results: each
-job gets everything it needs (including its seed, see :mod:`gamelib.experiments.seeds`) from
-its item, and results come back in the order of the items.
+:class:`Executor` runs many maps (e.g. one per batch of a long run) on one process pool or one
+Dask client; :func:`map_ordered` is its one-shot form. Where the jobs run never changes the
+results: each job gets everything it needs (including its seed, see
+:mod:`gamelib.experiments.seeds`) from its item, and results come back in the order of the items.
 
 Choice of executor (first rule that applies):
 
@@ -11,7 +12,10 @@ Choice of executor (first rule that applies):
 2. ``workers == 1``: serially in this process (no pickling; easiest to debug and profile).
 3. The environment variable ``DASK_SCHEDULER_ADDRESS`` is set: that Dask cluster.
 4. Otherwise a :class:`concurrent.futures.ProcessPoolExecutor` with ``workers`` processes
-   (default: the cores this process may use).
+   (default: the cores this process may use; serially if that is one).
+
+Dask workers must be able to import ``gamelib`` (the same version) and whatever module defines
+``fn``; the cluster's own configuration decides how many jobs run at once.
 
 Local processes are started with the ``forkserver`` method (``spawn`` where it does not exist),
 not ``fork``: forking a process that has already started threads -- numba's threading layer,
@@ -34,6 +38,7 @@ from typing import Any, Callable, Iterable
 from tqdm import tqdm
 
 SCHEDULER_ENV = "DASK_SCHEDULER_ADDRESS"
+CHUNKS_PER_SLOT = 4
 START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
     else "spawn"
 
@@ -46,8 +51,16 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
-def _apply_chunk(fn: Callable, chunk: list) -> list:
-    return [fn(item) for item in chunk]
+def _apply_chunk(fn: Callable, chunk: list, start: int, total: int) -> list:
+    """Run ``fn`` on a chunk of items; an exception gets a note naming the failing job."""
+    results = []
+    for offset, item in enumerate(chunk):
+        try:
+            results.append(fn(item))
+        except Exception as err:
+            err.add_note(f"in job {start + offset} of {total}")
+            raise
+    return results
 
 
 def _plan(workers, scheduler) -> tuple[str, Any]:
@@ -63,7 +76,8 @@ def _plan(workers, scheduler) -> tuple[str, Any]:
     address = os.environ.get(SCHEDULER_ENV, "").strip()
     if address:
         return "dask", address
-    return "processes", workers or available_cores()
+    workers = workers or available_cores()
+    return ("serial", None) if workers == 1 else ("processes", workers)
 
 
 class Executor:
@@ -99,7 +113,7 @@ class Executor:
             self._target.scheduler.address
         return f"Dask cluster at {address}"
 
-    def map(self, fn: Callable[[Any], Any], items: Iterable, *, chunksize: int = 1,
+    def map(self, fn: Callable[[Any], Any], items: Iterable, *, chunksize: int | None = None,
             progress: bool = False, desc: str | None = None) -> list:
         """``[fn(item) for item in items]``, computed by this executor, in input order.
 
@@ -110,9 +124,10 @@ class Executor:
             module-level function of an importable module).
         items : iterable
             The jobs' inputs (materialized into a list).
-        chunksize : int
-            Items per job sent to a worker (larger chunks cut overhead for many small jobs;
-            results do not depend on it).
+        chunksize : int, optional
+            Items sent to a worker at a time. Default: about four chunks per worker process or
+            Dask thread, which keeps the per-job overhead (about a millisecond for a single job
+            sent to a process) small and the load balanced. Results never depend on it.
         progress : bool
             Show a tqdm bar (count, rate, ETA) on stderr.
         desc : str, optional
@@ -121,32 +136,50 @@ class Executor:
         Raises
         ------
         Exception
-            The first exception raised by a job, with a note naming the job; the jobs not yet
-            started are cancelled.
+            The first exception raised by a job, with a note naming the job (``in job 3 of
+            10``); the jobs not yet started are cancelled.
         """
         items = list(items)
-        if isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
-            raise ValueError(f"chunksize must be a positive integer, got {chunksize!r}")
-        chunks = [items[i:i + chunksize] for i in range(0, len(items), chunksize)]
+        if chunksize is not None and (isinstance(chunksize, bool) or
+                                      not isinstance(chunksize, int) or chunksize < 1):
+            raise ValueError(f"chunksize must be a positive integer or None, got {chunksize!r}")
         with tqdm(total=len(items), desc=desc, disable=not progress, unit="job",
                   dynamic_ncols=True) as bar:
             if self.kind == "serial" or not items:
-                return _run_serial(fn, items, bar)
+                results = _apply_chunk(fn, items, 0, len(items))
+                bar.update(len(items))
+                return results
             if self.kind == "processes":
-                return self._run_processes(fn, chunks, chunksize, bar)
-            return self._run_dask(fn, chunks, chunksize, bar)
+                try:
+                    pickle.dumps(fn)
+                except Exception as err:
+                    raise ValueError(f"{fn!r} cannot be sent to worker processes ({err}); use a "
+                                     f"function defined at module level in an importable "
+                                     f"module, or workers=1") from None
+            slots = self._start()
+            size = chunksize or max(1, -(-len(items) // (CHUNKS_PER_SLOT * slots)))
+            chunks = [(items[i:i + size], i) for i in range(0, len(items), size)]
+            if self.kind == "processes":
+                return self._run_processes(fn, chunks, len(items), bar)
+            return self._run_dask(fn, chunks, len(items), bar)
 
-    def _run_processes(self, fn, chunks, chunksize, bar) -> list:
-        try:
-            pickle.dumps(fn)
-        except Exception as err:
-            raise ValueError(f"{fn!r} cannot be sent to worker processes ({err}); use a "
-                             f"function defined at module level in an importable module, or "
-                             f"workers=1") from None
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self._target,
-                                             mp_context=multiprocessing.get_context(START_METHOD))
-        futures = [self._pool.submit(_apply_chunk, fn, chunk) for chunk in chunks]
+    def _start(self) -> int:
+        """Start the pool or connect the client if needed; returns the parallel slots."""
+        if self.kind == "processes":
+            if self._pool is None:
+                context = multiprocessing.get_context(START_METHOD)
+                self._pool = ProcessPoolExecutor(max_workers=self._target, mp_context=context)
+            return self._target
+        from distributed import Client
+
+        if self._client is None:
+            self._client = self._target if isinstance(self._target, Client) else \
+                Client(self._target, set_as_default=False)
+        return max(1, sum(self._client.nthreads().values()))
+
+    def _run_processes(self, fn, chunks, total, bar) -> list:
+        futures = [self._pool.submit(_apply_chunk, fn, chunk, start, total)
+                   for chunk, start in chunks]
         index_of = {future: i for i, future in enumerate(futures)}
         pending = set(futures)
         while pending:
@@ -159,27 +192,25 @@ class Executor:
                     if isinstance(err, BrokenProcessPool):
                         self._pool.shutdown(wait=False, cancel_futures=True)
                         self._pool = None
-                    err.add_note(f"in the chunk starting at job {index_of[future] * chunksize}")
+                        err.add_note(f"a worker process died running the chunk of jobs "
+                                     f"starting at {chunks[index_of[future]][1]}")
                     raise err
-                bar.update(len(chunks[index_of[future]]))
+                bar.update(len(chunks[index_of[future]][0]))
         return [result for future in futures for result in future.result()]
 
-    def _run_dask(self, fn, chunks, chunksize, bar) -> list:
-        from distributed import Client, as_completed
+    def _run_dask(self, fn, chunks, total, bar) -> list:
+        from distributed import as_completed
 
-        if self._client is None:
-            self._client = self._target if isinstance(self._target, Client) else \
-                Client(self._target, set_as_default=False)
         client = self._client
-        futures = [client.submit(_apply_chunk, fn, chunk, pure=False) for chunk in chunks]
+        futures = [client.submit(_apply_chunk, fn, chunk, start, total, pure=False)
+                   for chunk, start in chunks]
         index_of = {future.key: i for i, future in enumerate(futures)}
         for future in as_completed(futures, loop=client.loop):
             if future.status == "error":
                 err = future.exception()
                 client.cancel(futures)
-                err.add_note(f"in the chunk starting at job {index_of[future.key] * chunksize}")
                 raise err
-            bar.update(len(chunks[index_of[future.key]]))
+            bar.update(len(chunks[index_of[future.key]][0]))
         return [result for chunk in client.gather(futures) for result in chunk]
 
     def close(self) -> None:
@@ -200,7 +231,7 @@ class Executor:
 
 
 def map_ordered(fn: Callable[[Any], Any], items: Iterable, workers: int | None = None,
-                scheduler=None, *, chunksize: int = 1, progress: bool = False,
+                scheduler=None, *, chunksize: int | None = None, progress: bool = False,
                 desc: str | None = None) -> list:
     """``[fn(item) for item in items]``, computed serially, in local processes or on Dask.
 
@@ -216,14 +247,3 @@ def map_ordered(fn: Callable[[Any], Any], items: Iterable, workers: int | None =
     with Executor(workers, scheduler) as executor:
         return executor.map(fn, items, chunksize=chunksize, progress=progress, desc=desc)
 
-
-def _run_serial(fn, items, bar) -> list:
-    results = []
-    for index, item in enumerate(items):
-        try:
-            results.append(fn(item))
-        except Exception as err:
-            err.add_note(f"in job {index} of {len(items)}")
-            raise
-        bar.update(1)
-    return results

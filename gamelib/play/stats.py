@@ -689,38 +689,37 @@ def _bt_arrays(order, records, prior_draws: float):
     return n, s
 
 
+def _reachable(adjacency: np.ndarray) -> np.ndarray:
+    """Reflexive-transitive closure of a boolean adjacency matrix (repeated squaring)."""
+    reach = adjacency | np.eye(len(adjacency), dtype=bool)
+    while True:
+        step = reach.astype(np.int64)
+        nxt = (step @ step) > 0
+        if np.array_equal(nxt, reach):
+            return reach
+        reach = nxt
+
+
 def _check_identifiable(order, n, s) -> None:
     """The likelihood has a finite maximum iff the "scored against" graph is strongly
     connected (Ford 1957; Hunter 2004)."""
     m = len(order)
-    reach = (s > 0) | np.eye(m, dtype=bool)
-    while True:
-        nxt = (reach.astype(np.int64) @ reach.astype(np.int64)) > 0
-        if np.array_equal(nxt, reach):
-            break
-        reach = nxt
+    reach = _reachable(s > 0)
     if reach.all():
         return
-    linked = (n > 0) | np.eye(m, dtype=bool)
-    while True:
-        nxt = (linked.astype(np.int64) @ linked.astype(np.int64)) > 0
-        if np.array_equal(nxt, linked):
-            break
-        linked = nxt
+    linked = _reachable(n > 0)
     if not linked.all():
         group = [order[j] for j in np.flatnonzero(linked[0])]
         raise ValueError(f"ratings are not identifiable: the players {group} have no games "
                          f"(direct or indirect) against the others")
     same = reach & reach.T
-    for i in range(m):
-        group = np.flatnonzero(same[i])
-        outside = np.setdiff1d(np.arange(m), group)
-        if not (s[np.ix_(outside, group)] > 0).any():
-            names = [order[j] for j in group]
-            raise ValueError(f"ratings are not identifiable: the players {names} won every game "
-                             f"against the other players, so their maximum-likelihood ratings "
-                             f"are unbounded; play more games or pass prior_draws > 0")
-    raise AssertionError("unreachable: a non-strongly-connected graph has a source component")
+    # a component no outsider scored against exists: the condensation of a graph is acyclic
+    group = next(np.flatnonzero(same[i]) for i in range(m)
+                 if not (s[np.ix_(~same[i], same[i])] > 0).any())
+    names = [order[j] for j in group]
+    raise ValueError(f"ratings are not identifiable: the players {names} won every game "
+                     f"against the other players, so their maximum-likelihood ratings "
+                     f"are unbounded; play more games or pass prior_draws > 0")
 
 
 def _log_likelihood(theta, s) -> float:
