@@ -27,5 +27,5 @@ from gamelib.experiments.seeds import derive_rng, derive_seed
 
 __all__ = ["atomic_write_bytes", "atomic_write_json", "atomic_write_text", "load_npz",
            "read_json", "save_npz_atomic", "Checkpoint", "CheckpointStore", "RunConfigMismatch",
-           "BatchContext", "RunResult", "run_batched", "Executor", "map_ordered", "RunOptions", "register",
-           "derive_rng", "derive_seed"]
+           "BatchContext", "RunResult", "run_batched", "Executor", "map_ordered", "RunOptions",
+           "register", "derive_rng", "derive_seed"]

@@ -70,10 +70,10 @@ def main(argv: list[str] | None = None, registry: Registry | None = None) -> int
                                 out=args.out, workers=args.workers, scheduler=args.scheduler,
                                 overrides={k: _parse_value(v) for k, v in args.param},
                                 progress=not args.no_progress)
-        print(f"{opts.experiment}: profile {opts.profile}, seed {opts.seed}, "
-              f"{', '.join(f'{k}={v!r}' for k, v in sorted(opts.sizes.items()))}; "
-              f"run folder {opts.out}; executor: {Executor(opts.workers, opts.scheduler).description}",
-              flush=True)
+        sizes = ", ".join(f"{k}={v!r}" for k, v in sorted(opts.sizes.items()))
+        where = Executor(opts.workers, opts.scheduler).description
+        print(f"{opts.experiment}: profile {opts.profile}, seed {opts.seed}, {sizes}; "
+              f"run folder {opts.out}; executor: {where}", flush=True)
         registry.get(opts.experiment).run(opts)
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)

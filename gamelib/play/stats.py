@@ -6,21 +6,28 @@ Conventions
 -----------
 *Win rate (the paper's convention).* Morioka & Igarashi (PGLeaf, section 5.3, Tables 2-4) give
 "the win rate of the row's algorithm against the column's" over 400 games per pairing without
-saying how draws count. The printed numbers settle it: for every pairing but one the two mirrored
-cells add up to exactly 100.0, so a draw is not a loss for both sides; and several cells are not
-multiples of 0.125 % (e.g. 44.1 and 52.6 in Table 3, 87.9 in Table 4), so they are not
-(wins + draws/2)/400 either. Checking every (wins, draws, losses) with 400 games shows that
-``wins / (wins + losses)`` -- draws left out -- is the only convention that reproduces every
-mirrored pair after rounding to one decimal (the exception, 67.8 / 31.2 for TDLeaf-TD in Table 2,
-fits no convention that makes mirrored cells complementary and is presumably a misprint).
-:attr:`Record.win_rate` is that rate; :attr:`Record.score` counts a draw as half a win.
+saying how draws count. The printed numbers settle it (a search over every (wins, draws, losses)
+with 400 games and every usual rounding rule):
+
+* a draw as a loss for both sides, ``wins / 400``, cannot give 44.1 / 55.9 (Table 3): mirrored
+  cells adding up to 100 leave no room for draws, and without draws every cell is a multiple of
+  0.25 %;
+* a draw as half a win, ``(wins + draws/2) / 400``, puts every cell on a 0.125 % grid, so
+  24.3 / 75.7 (Table 2) or 88.3 / 11.7 (Table 3) would be 24.25 / 75.75 and 88.25 / 11.75
+  rounded in opposite directions;
+* draws left out, ``wins / (wins + losses)``, reproduces every mirrored pair with one rounding
+  rule -- except 67.8 / 31.2 (TDLeaf-TD, Table 2), which adds up to 99.0 and fits no rule that
+  makes mirrored cells complementary: presumably a misprint.
+
+:attr:`Record.win_rate` is the paper's rate; :attr:`Record.score` counts a draw as half a win.
 
 *Significance (the paper's bold cells).* The paper bolds results with which the row "can be judged
 stronger at the 1 % significance level". Its bold cells match a one-sided exact binomial (sign)
 test on the decisive games, H0: P(win) = 1/2 against "the row is stronger", at alpha = 0.01:
-Table 4's 56.2 % (PGLeaf-TDLeaf) is bold although a two-sided test would give p > 0.015, while
-Table 3's 55.9 % is not bold (one-sided p > 0.010). Round-robin tables therefore default to
-``alternative="greater"``; :func:`binomial_test` defaults to the two-sided test.
+Table 4's 56.2 % (PGLeaf-TDLeaf) is bold although a two-sided test gives p > 0.015 for every
+record consistent with it, while Table 3's 55.9 % is not bold (one-sided p > 0.010). Round-robin
+tables therefore default to ``alternative="greater"``; :func:`binomial_test` defaults to the
+two-sided test.
 
 *Elo.* Ratings follow the Bradley-Terry model :math:`P(i \\text{ beats } j) = 1 / (1 +
 10^{(R_j - R_i)/400})`, fitted by maximum likelihood with a draw counted as half a win and half a
