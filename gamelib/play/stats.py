@@ -737,37 +737,37 @@ def _log_likelihood(theta, s) -> float:
 def _fit_theta(n, s, fixed: int):
     """Newton's method with backtracking on the concave log-likelihood, ``theta[fixed] = 0``.
 
-    Returns the MLE ``theta`` and the (negative) Hessian at it.
+    Stops when the Newton decrement :math:`g^T H^{-1} g` (twice the predicted gain) is below
+    1e-14 of the log-likelihood: the step is then at the level of rounding noise. Returns the
+    MLE ``theta`` and the observed information (minus the Hessian) at it.
     """
     m = len(n)
     free = np.array([i for i in range(m) if i != fixed], dtype=np.int64)
     theta = np.zeros(m)
     current = _log_likelihood(theta, s)
-    for _ in range(200):
-        diff = theta[:, None] - theta[None, :]
-        prob = 1.0 / (1.0 + np.exp(-diff))                    # P(i beats j)
-        grad = (s - n * prob).sum(axis=1)
-        weight = n * prob * prob.T
-        info = np.diag(weight.sum(axis=1)) - weight           # -Hessian
+    for _ in range(500):
+        info, grad = _information(theta, n, s)
         step = np.zeros(m)
         step[free] = np.linalg.solve(info[np.ix_(free, free)], grad[free])
+        if grad[free] @ step[free] <= 1e-14 * max(1.0, abs(current)):
+            theta = theta + step            # a last, tiny, full Newton step
+            return theta, _information(theta, n, s)[0]
         t = 1.0
         while True:
             candidate = theta + t * step
             value = _log_likelihood(candidate, s)
-            if value >= current - 1e-12 * abs(current) or t < 1e-10:
+            if value >= current or t < 1e-12:
                 break
             t *= 0.5
         theta, current = candidate, value
-        if np.max(np.abs(t * step)) < 1e-12:
-            break
-    else:
-        raise RuntimeError("Bradley-Terry Newton iterations did not converge")
-    diff = theta[:, None] - theta[None, :]
-    prob = 1.0 / (1.0 + np.exp(-diff))
+    raise RuntimeError("Bradley-Terry Newton iterations did not converge")
+
+
+def _information(theta, n, s):
+    """Observed information (minus the Hessian) and gradient of the log-likelihood."""
+    prob = 1.0 / (1.0 + np.exp(-(theta[:, None] - theta[None, :])))    # P(i beats j)
     weight = n * prob * prob.T
-    info = np.diag(weight.sum(axis=1)) - weight
-    return theta, info
+    return np.diag(weight.sum(axis=1)) - weight, (s - n * prob).sum(axis=1)
 
 
 def _fit_elo(order, records, anchor, anchor_elo, prior_draws):

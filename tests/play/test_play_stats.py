@@ -401,6 +401,9 @@ def test_bradley_terry_two_players_closed_form():
     assert ratings.se[0] == pytest.approx(se, rel=1e-8)
     assert (ratings.lower[0], ratings.upper[0]) == pytest.approx(
         (ratings.elo[0] - Z95 * se, ratings.elo[0] + Z95 * se), rel=1e-8)
+    # very lopsided results still converge to the closed form
+    lopsided = bradley_terry({("X", "Y"): (1, 0, 10 ** 6)}, anchor="Y")
+    assert lopsided.elo[0] == pytest.approx(elo_difference(1 / (10 ** 6 + 1)), abs=1e-6)
 
 
 def test_bradley_terry_standard_errors_cover_the_truth():
