@@ -54,6 +54,8 @@ __all__ = [
     "weighted_mse",
     "gradient_check",
     "mlp_value",
+    "reliability",
+    "table_loss",
     "train",
 ]
 
@@ -532,6 +534,52 @@ def table_loss(mlp: MLP, table, batch_size: int = 65536) -> float:
     """Eq. (4) of ``mlp`` on a whole value table."""
     black, white, v, n = _table_arrays(table)
     return weighted_mse(mlp.predict(black, white, batch_size), v, n)
+
+
+def reliability(pred, table, bins: int = 10) -> "pd.DataFrame":
+    """Reliability diagram (calibration) of win probabilities against a value table.
+
+    Every state ``s`` of ``table`` counts with its ``n(s)`` occurrences. States are grouped by
+    their prediction into ``bins`` equal-width bins of [0, 1]; per bin the table gives the mean
+    prediction and the observed frequency of Black wins, :math:`\\sum \\mathrm{wins} / \\sum n`.
+    A calibrated model has both equal.
+
+    Parameters
+    ----------
+    pred : array_like
+        Predicted :math:`v_\\theta(s)` for the rows of ``table``.
+    table : ValueTable or DataFrame
+    bins : int
+
+    Returns
+    -------
+    DataFrame
+        Columns ``lo``, ``hi``, ``n`` (occurrences), ``states`` (distinct), ``mean_pred``,
+        ``observed`` (NaN for an empty bin). ``attrs["ece"]`` holds the expected calibration
+        error :math:`\\sum_b (n_b / N) |\\bar v_b - o_b|`.
+    """
+    import pandas as pd
+
+    _, _, v, n = _table_arrays(table)
+    wins = v * n
+    pred = np.asarray(pred, dtype=np.float64)
+    if pred.shape != n.shape:
+        raise ValueError(f"{pred.size} predictions for a table of {n.size} states")
+    if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or bins < 1:
+        raise ValueError(f"bins must be a positive integer, got {bins!r}")
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    idx = np.clip(np.searchsorted(edges, pred, side="right") - 1, 0, bins - 1)
+    tot_n = np.bincount(idx, weights=n, minlength=bins)
+    states = np.bincount(idx, minlength=bins)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_pred = np.bincount(idx, weights=pred * n, minlength=bins) / tot_n
+        observed = np.bincount(idx, weights=wins, minlength=bins) / tot_n
+    out = pd.DataFrame({"lo": edges[:-1], "hi": edges[1:], "n": tot_n.astype(np.int64),
+                        "states": states, "mean_pred": mean_pred, "observed": observed})
+    filled = tot_n > 0
+    out.attrs["ece"] = float(np.sum(tot_n[filled] * np.abs(mean_pred - observed)[filled])
+                             / tot_n.sum())
+    return out
 
 
 def train(mlp: MLP, table, epochs: int = 1, batch_size: int = 256, lr: float = 1e-3,

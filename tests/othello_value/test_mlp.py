@@ -10,6 +10,7 @@ from gamelib.othello.mlp import (
     encode_states,
     gradient_check,
     mlp_value,
+    reliability,
     table_loss,
     train,
     weighted_mse,
@@ -179,3 +180,20 @@ def test_save_and_load(tmp_path):
     np.savez(tmp_path / "cut.npz", **{**data, "params": data["params"][:-1]})
     with pytest.raises(ValueError, match="bad MLP file"):
         MLP.load(tmp_path / "cut.npz")
+
+
+def test_reliability_bins_by_prediction_and_weights_by_frequency():
+    table = pd.DataFrame({"black": np.arange(4, dtype=np.uint64),
+                          "white": np.arange(4, dtype=np.uint64) << np.uint64(8),
+                          "n": [10, 30, 5, 5], "wins": [1, 9, 4, 5]})
+    pred = np.array([0.05, 0.15, 0.85, 0.95])
+    rel = reliability(pred, table, bins=2)
+    assert rel["n"].tolist() == [40, 10] and rel["states"].tolist() == [2, 2]
+    assert rel["mean_pred"].tolist() == pytest.approx([(0.5 + 4.5) / 40, (4.25 + 4.75) / 10])
+    assert rel["observed"].tolist() == pytest.approx([10 / 40, 9 / 10])
+    expected_ece = (40 * abs(5 / 40 - 10 / 40) + 10 * abs(0.9 - 0.9)) / 50
+    assert rel.attrs["ece"] == pytest.approx(expected_ece)
+    four = reliability(pred, table, bins=4)  # bins [0.25, 0.5) and [0.5, 0.75) are empty
+    assert four["n"].tolist() == [40, 0, 0, 10] and np.isnan(four["observed"].iat[1])
+    with pytest.raises(ValueError, match="3 predictions for a table of 4"):
+        reliability(pred[:3], table)
