@@ -1,9 +1,13 @@
-"""Matches and their measurement.
+"""Matches and their measurement (engine-independent; the games themselves live with the
+engines).
 
 Submodules
 ----------
 :mod:`gamelib.play.stats`
     Win/draw/loss records, win rates (the paper's convention and the draws-as-half score),
     confidence intervals, exact binomial tests, round-robin tables like the paper's Tables 2-4,
-    and Elo ratings of many players (Bradley-Terry maximum likelihood). Engine-independent.
+    and Elo ratings of many players (Bradley-Terry maximum likelihood).
+:mod:`gamelib.play.tournament`
+    Round-robin and gauntlet schedules with alternating colours and per-game seeds, played in
+    parallel (local cores or Dask) and resumably, tallied into records.
 """
