@@ -261,6 +261,10 @@ class CheckpointStore:
                              f"already has one at {self.completed}")
         if tag is not None and (not isinstance(tag, str) or not tag):
             raise ValueError(f"tag must be a non-empty string or None, got {tag!r}")
+        for entry in self._manifest["checkpoints"]:
+            if tag is not None and entry["tag"] == tag and entry["completed"] != completed:
+                raise ValueError(f"tag {tag!r} already names the checkpoint at "
+                                 f"{entry['completed']} completed")
         meta = json.loads(json_text(dict(meta or {})))
         name = f"checkpoint-{completed:09d}.npz"
         path = save_npz_atomic(self.folder / name, arrays)

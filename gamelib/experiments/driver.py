@@ -11,6 +11,21 @@ function of the run seed, the config and ``k`` only, so
 
 For this to hold, ``init`` and ``step`` must be deterministic functions of their arguments and
 everything that carries over between batches must be in the state dict.
+
+Example (M self-play games per update, as PGLeaf's M = 100)::
+
+    def init(config, seed):
+        return {"theta": initial_parameters(derive_rng(seed, "init")), "games": np.int64(0)}
+
+    def step(state, ctx):
+        m, first = ctx.config["M"], ctx.index * ctx.config["M"]
+        jobs = [(state["theta"], ctx.derive_seed("game", first + j)) for j in range(m)]
+        episodes = ctx.map(self_play_game, jobs)       # parallel, results in order
+        return {"theta": update(state["theta"], episodes, ctx.config),
+                "games": state["games"] + m}
+
+    result = run_batched(out, config=cfg, seed=0, n_batches=1000, init=init, step=step,
+                         keep=(10, 100, 1000))       # parameters after 1k/10k/100k games
 """
 
 from __future__ import annotations

@@ -93,6 +93,9 @@ def test_bad_saves(tmp_path):
             store.save(-1, state(4))
         with pytest.raises(ValueError, match="tag"):
             store.save(6, state(6), tag="")
+        store.save(6, state(6), tag="first")
+        with pytest.raises(ValueError, match="tag 'first' already names the checkpoint at 6"):
+            store.save(7, state(7), tag="first")
         with pytest.raises(ValueError, match="not plain JSON"):
             store.save(6, state(6), meta={"x": object()})
     with pytest.raises(ValueError, match="keep_last"):

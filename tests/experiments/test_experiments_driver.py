@@ -51,7 +51,7 @@ def completed(folder):
 def start_and_kill(folder, at_least, timeout=60.0):
     """Start the toy run as a script, SIGKILL it once it has checkpointed ``at_least``
     batches; returns the completed count the manifest shows after the kill."""
-    env = dict(os.environ, TOY_SLEEP="0.03")
+    env = dict(os.environ, TOY_SLEEP="0.05")
     proc = subprocess.Popen([sys.executable, str(TOY_SCRIPT), str(folder), "11",
                              str(N_BATCHES)], env=env, stderr=subprocess.PIPE)
     deadline = time.monotonic() + timeout
