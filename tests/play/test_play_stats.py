@@ -272,6 +272,8 @@ def test_round_robin_merges_directions_and_keeps_missing_pairs_empty():
     assert rates.loc["A", "B"] + rates.loc["B", "A"] == pytest.approx(100)
     assert np.isnan(rates.loc["B", "C"]) and np.isnan(rates.loc["A", "A"])
     assert np.isnan(rates.loc["D"]).all()
+    assert table.p_values.loc["A", "B"] == pytest.approx(binomial_test(14, 22, 0.5, "greater"))
+    assert table.p_values.loc["B", "A"] == pytest.approx(binomial_test(8, 22, 0.5, "greater"))
     lines = table.to_markdown().splitlines()
     assert lines[2] == "| C | - |  | 50.0 |  |"
     frame = table.to_frame()
