@@ -42,6 +42,14 @@ _QUADRANTS = np.array(
     dtype=np.uint64,
 )
 _CORNERS = np.uint64(0x8100000000000081)
+#: Shallow-search square classes, tried in this order: corners, edges away from the corners,
+#: inner squares, and last the squares next to the corners (C and X squares).
+_SQUARE_CLASSES = np.array(
+    [0x8100000000000081, 0x3C0081818181003C,
+     ~(0x8100000000000081 | 0x3C0081818181003C | 0x42C300000000C342) & 0xFFFFFFFFFFFFFFFF,
+     0x42C300000000C342],
+    dtype=np.uint64,
+)
 _COL_A = np.uint64(0x0101010101010101)
 _COL_H = np.uint64(0x8080808080808080)
 _ROW_1 = np.uint64(0x00000000000000FF)
@@ -79,14 +87,48 @@ def _last1(p, o, sq, empties_to_winner):
 
 
 @njit(cache=True)
+def _last2(p, o, beta, sq1, sq2, empties_to_winner):
+    """Exact value (fail-soft above ``beta``) with two empty squares, side ``p`` to move."""
+    best = -_INF
+    f = flips(p, o, sq1)
+    if f != U0:
+        best = -_last1(o & ~f, p | f | (U1 << sq1), sq2, empties_to_winner)
+        if best >= beta:
+            return best
+    f = flips(p, o, sq2)
+    if f != U0:
+        v = -_last1(o & ~f, p | f | (U1 << sq2), sq1, empties_to_winner)
+        if v > best:
+            best = v
+    if best > -_INF:
+        return best
+    # p passes: the opponent moves (or the game is over)
+    worst = _INF
+    f = flips(o, p, sq1)
+    if f != U0:
+        worst = _last1(p & ~f, o | f | (U1 << sq1), sq2, empties_to_winner)
+    f = flips(o, p, sq2)
+    if f != U0:
+        v = _last1(p & ~f, o | f | (U1 << sq2), sq1, empties_to_winner)
+        if v < worst:
+            worst = v
+    if worst < _INF:
+        return worst
+    return final_score(p, o, empties_to_winner)
+
+
+@njit(cache=True)
 def _shallow(p, o, alpha, beta, empties_to_winner, nodes):
     """Fail-soft alpha-beta near the end: parity ordering, moves found square by square."""
     nodes[0] += 1
     empty = ~(p | o)
     if empty == U0:
         return popcount(p) - popcount(o)
-    if empty & (empty - U1) == U0:
+    rest = empty & (empty - U1)
+    if rest == U0:
         return _last1(p, o, _cttz(empty), empties_to_winner)
+    if rest & (rest - U1) == U0:
+        return _last2(p, o, beta, _cttz(empty), _cttz(rest), empties_to_winner)
     if alpha >= 64 - 2 * popcount(o):  # stability cutoff, as in _deep
         bound = 64 - 2 * popcount(stable_discs(o, p))
         if bound <= alpha:
@@ -96,8 +138,9 @@ def _shallow(p, o, alpha, beta, empties_to_winner, nodes):
         if popcount(empty & _QUADRANTS[q]) & 1:
             odd |= _QUADRANTS[q]
     best = -_INF
-    for stage in range(2):
-        sqs = empty & odd if stage == 0 else empty & ~odd
+    for stage in range(8):
+        region = odd if stage < 4 else ~odd
+        sqs = empty & region & _SQUARE_CLASSES[stage & 3]
         while sqs:
             sq = _cttz(sqs)
             sqs &= sqs - U1
