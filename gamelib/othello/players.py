@@ -22,7 +22,7 @@ import numpy as np
 from ..experiments import derive_rng, map_ordered
 from ..play.stats import Record, summarize, wilson_interval
 from . import core
-from .board import square_name
+from .board import Board, square_name
 from .mlp import MLP
 from .search import Evaluator, search
 from .value_table import ValueTable
@@ -271,3 +271,76 @@ def play_match(a, b, n_pairs: int, opening_plies: int = 4, seed: int = 0,
         nodes += game.nodes[colour]
         seconds += game.seconds[colour]
     return MatchResult(a.name, b.name, Record.from_outcomes(outcomes), nodes, seconds, games)
+
+
+# --- benchmark ----------------------------------------------------------------------------------
+
+def main(argv: list[str] | None = None) -> int:
+    """Benchmark of the value-network pipeline (``python -m gamelib.othello.players``).
+
+    Prints states indexed per second (replay + counting), MLP training samples per second and
+    αβ nodes per second with the MLP and with the positional evaluation, after numba
+    compilation, in one process. Each number is the best of ``--repeat`` runs.
+    """
+    import argparse
+
+    from .mlp import PAPER_SIZES, train
+    from .value_table import build_tables, load_years
+
+    parser = argparse.ArgumentParser(prog="python -m gamelib.othello.players",
+                                     description=main.__doc__)
+    parser.add_argument("--years", nargs=2, type=int, default=[2009, 2018],
+                        metavar=("FIRST", "LAST"), help="WTHOR years to index")
+    parser.add_argument("--train-years", nargs=2, type=int, default=[2017, 2018],
+                        metavar=("FIRST", "LAST"), help="years of the training benchmark")
+    parser.add_argument("--depth", type=int, default=4, help="search depth")
+    parser.add_argument("--positions", type=int, default=30, help="positions searched")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+
+    def best(fn):
+        times = []
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            out = fn()
+            times.append(time.perf_counter() - start)
+        return min(times), out
+
+    records = load_years(*args.years)
+    build_tables(records[:50])  # compile
+    sec, tables = best(lambda: build_tables(records))
+    n = tables.full.info["states"]
+    print(f"value table {args.years[0]}-{args.years[1]}: {len(records)} games, {n} states "
+          f"({len(tables.full)} distinct) replayed and counted in {sec:.2f} s = "
+          f"{n / sec / 1e6:.2f} M states/s")
+
+    train_tables = build_tables(load_years(*args.train_years))
+    net = MLP.init(PAPER_SIZES, seed=0)
+    sec, hist = best(lambda: train(net.copy(), train_tables.full, epochs=1, progress=False))
+    print(f"MLP {'-'.join(map(str, PAPER_SIZES))} training, batch 256, float32: "
+          f"{hist.samples} samples in {sec:.2f} s = {hist.samples / sec:,.0f} samples/s "
+          f"(incl. the end-of-epoch eq. 4 evaluation)")
+
+    rng = np.random.default_rng(0)
+    starts = []
+    while len(starts) < args.positions:
+        board = Board()
+        board.play(list(random_opening(20, rng)))
+        if board.must_pass():
+            board.push("pass")
+        if not board.is_game_over():
+            starts.append((board.black, board.white, board.turn == "X"))
+    for label, ev in (("MLP", Evaluator.from_mlp(net)), ("positional", Evaluator.positional())):
+        search(*starts[0], ev, 2)  # compile
+
+        def run():
+            return sum(search(*pos, ev, args.depth).nodes for pos in starts)
+
+        sec, nodes = best(run)
+        print(f"alpha-beta depth {args.depth}, {label} evaluation: {nodes} nodes in {sec:.2f} s "
+              f"= {nodes / sec:,.0f} nodes/s ({args.positions} positions after 20 random moves)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -7,6 +7,7 @@ import pytest
 from gamelib.othello.mlp import (
     MLP,
     PAPER_SIZES,
+    blas_threads,
     encode_states,
     gradient_check,
     mlp_value,
@@ -52,7 +53,7 @@ def test_backward_pass_matches_finite_differences(encoding, sizes):
     target = rng.random(30)
     weight = rng.integers(1, 50, 30)  # n(s): eq. (4) weights
     net = MLP.init(sizes, encoding, seed=3, dtype=np.float64)
-    assert gradient_check(net, x, target, weight, eps=1e-6) < 1e-6
+    assert gradient_check(net, x, target, weight, eps=1e-6) < 1e-7
     # the loss it differentiates is eq. (4) with weights n(s)
     loss, _ = net.loss_and_grad(x, target, weight)
     assert loss == pytest.approx(weighted_mse(net.forward(x), target, weight))
@@ -70,6 +71,27 @@ def test_gradient_check_detects_a_wrong_gradient(monkeypatch):
 
     monkeypatch.setattr(MLP, "loss_and_grad", wrong)
     assert gradient_check(net, x, np.full(10, 0.3)) > 1e-3
+
+    def one_wrong(self, *args):  # only the output bias, the last parameter, is wrong
+        loss, grad = original(self, *args)
+        grad[-1] *= 1.01
+        return loss, grad
+
+    monkeypatch.setattr(MLP, "loss_and_grad", one_wrong)
+    assert gradient_check(net, x, np.full(10, 0.3)) > 1e-4
+
+
+def test_blas_threads_is_restored():
+    from gamelib.othello.mlp import _openblas_thread_control
+
+    control = _openblas_thread_control()
+    if control is None:
+        pytest.skip("numpy does not link a recognised OpenBLAS")
+    get, _ = control
+    before = get()
+    with blas_threads(1):
+        assert get() == 1
+    assert get() == before
 
 
 def test_weighted_mse_is_equation_4():
