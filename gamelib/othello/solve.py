@@ -32,7 +32,9 @@ from .core import U0, U1, _cttz, final_score, flips, move_mask, popcount
 __all__ = ["solve", "solve_bitboards", "SolveResult"]
 
 #: At or below this many empties the search uses parity ordering and no table.
-SHALLOW_EMPTIES = 7
+SHALLOW_EMPTIES = 6
+#: At or above this many empties, children are looked up in the table before any search.
+ETC_EMPTIES = 10
 #: log2 of the number of transposition-table entries.
 TT_BITS = 20
 _INF = 65
@@ -296,6 +298,15 @@ def _deep(p, o, alpha, beta, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv,
         return -_deep(o, p, -beta, -alpha, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes)
     sqs = sqbuf[empties]
     n = _order_moves(p, o, moves, tt_move, sqs, keybuf[empties])
+    if empties >= ETC_EMPTIES:  # enhanced transposition cutoff: a child's bound may suffice
+        for i in range(n):
+            sq = sqs[i]
+            f = flips(p, o, sq)
+            cp = o & ~f
+            co = p | f | (U1 << np.uint64(sq))
+            cidx = _tt_index(cp, co, mask)
+            if tt_p[cidx] == cp and tt_o[cidx] == co and -np.int64(tt_hi[cidx]) >= beta:
+                return -np.int64(tt_hi[cidx])
     alpha0 = alpha
     best = -_INF
     best_sq = np.int64(-1)
