@@ -174,7 +174,9 @@ class Position:
 
     def gives_check(self, usi: str) -> bool:
         """True if legal move ``usi`` checks the opponent."""
-        return bool(core.gives_check(self._state, usi_to_move(self._state, usi, self._buf)))
+        m = usi_to_move(self._state, usi, self._buf)
+        self._grow()
+        return bool(core.gives_check(self._state, m))
 
     def is_checkmate(self) -> bool:
         """True if the side to move is in check and has no legal move."""
