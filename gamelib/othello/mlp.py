@@ -305,16 +305,21 @@ class MLP:
                 delta = (delta @ layers[k][0].T) * (acts[k] > 0)
         return loss, grad
 
-    def predict(self, black, white, batch_size: int = 65536) -> np.ndarray:
-        """:math:`v_\\theta(s)`, the probability that Black wins, for boards ``(black, white)``."""
+    def predict(self, black, white, batch_size: int = 65536, threads: int | None = 1) -> np.ndarray:
+        """:math:`v_\\theta(s)`, the probability that Black wins, for boards ``(black, white)``.
+
+        ``threads`` limits the BLAS threads (see :func:`blas_threads`): with the default single
+        thread the outputs do not depend on the machine's number of cores.
+        """
         black = np.asarray(black, dtype=np.uint64).reshape(-1)
         white = np.asarray(white, dtype=np.uint64).reshape(-1)
         out = np.empty(black.size, dtype=np.float64)
         buf = np.empty((min(batch_size, max(black.size, 1)), self.sizes[0]), self.params.dtype)
-        for start in range(0, black.size, batch_size):
-            stop = min(start + batch_size, black.size)
-            x = encode_states(black[start:stop], white[start:stop], self.encoding, out=buf)
-            out[start:stop] = self.forward(x)
+        with blas_threads(threads):
+            for start in range(0, black.size, batch_size):
+                stop = min(start + batch_size, black.size)
+                x = encode_states(black[start:stop], white[start:stop], self.encoding, out=buf)
+                out[start:stop] = self.forward(x)
         return out
 
     # --- numba view --------------------------------------------------------------------------
@@ -661,7 +666,8 @@ def train(mlp: MLP, table, epochs: int = 1, batch_size: int = 256, lr: float = 1
         Batch size of the end-of-epoch evaluation.
     threads : int or None
         BLAS threads during training (see :func:`blas_threads`; None leaves numpy's setting).
-        The results do not depend on it.
+        OpenBLAS rounds differently with different thread counts, so the default of one
+        thread also makes the result independent of the machine's number of cores.
 
     Returns
     -------
