@@ -36,9 +36,11 @@ __all__ = [
     "move_mask",
     "flips",
     "make_move",
+    "pass_turn",
     "can_move",
     "must_pass",
     "is_game_over",
+    "disc_counts",
     "disc_difference",
     "final_score",
     "perft",
@@ -224,6 +226,12 @@ def make_move(p, o, sq):
 
 
 @njit(cache=True)
+def pass_turn(p, o):
+    """The position after a pass: the same discs, the other side to move, ``(o, p)``."""
+    return o, p
+
+
+@njit(cache=True)
 def can_move(p, o):
     """True when the side ``p`` has at least one legal move."""
     return move_mask(p, o) != U0
@@ -239,6 +247,12 @@ def must_pass(p, o):
 def is_game_over(p, o):
     """True when neither side has a legal move."""
     return move_mask(p, o) == U0 and move_mask(o, p) == U0
+
+
+@njit(cache=True)
+def disc_counts(p, o):
+    """Disc counts ``(popcount(p), popcount(o))``."""
+    return popcount(p), popcount(o)
 
 
 @njit(cache=True)

@@ -174,3 +174,12 @@ def test_side_and_board_aliases():
     multiline = "\n".join(oth.START_BOARD[i : i + 8].replace("-", ".") for i in range(0, 64, 8))
     assert oth.legal_moves(multiline, "black") == oth.legal_moves(oth.START_BOARD, "X")
     assert oth.legal_moves(oth.START_BOARD, "White") == ["e3", "f4", "c5", "d6"]
+
+
+def test_pass_turn_and_disc_counts():
+    p, o = core.START_BLACK, core.START_WHITE
+    assert core.pass_turn(p, o) == (int(o), int(p))
+    assert core.disc_counts(p, o) == (2, 2)
+    p2, o2 = core.make_move(p, o, 37)  # f5
+    assert core.disc_counts(np.uint64(p2), np.uint64(o2)) == (4, 1)
+    assert core.disc_difference(np.uint64(p2), np.uint64(o2)) == 3
