@@ -1,0 +1,384 @@
+"""REINFORCE and PGLeaf: policy-gradient learning of a linear evaluation (Morioka & Igarashi).
+
+Equation numbers are those of the paper (seed ``001``) and of the chapter ``notebooks/pgleaf``:
+
+* (5) ``evl(s, a; θ) = Σ_n θ_n φ_n(s̃; s, a)`` -- the value of move ``a`` in state ``s``: the
+  linear evaluation of the principal-variation (PV) leaf ``s̃`` of a search after ``a``
+  (PGLeaf: 1 ply full width + 4 plies of quiescence), or of the position right after ``a``
+  (REINFORCE: no search). The features φ are those of the leaf *from the side to move at s*.
+* (6) the Boltzmann (softmax) policy ``π(a|s; θ) = exp(evl(s,a)/T) / Σ_a' exp(evl(s,a')/T)``.
+* (7) its log-gradient ``∇ log π(a|s; θ) = (φ(s,a) − Σ_a' π(a'|s; θ) φ(s,a')) / T``
+  (T constant; the PV leaf held fixed, exact wherever the leaf does not change with θ -- the
+  same convention as TDLeaf and the Bonanza method).
+* (3) ``g(m) = Σ_{t=1}^{T_m} ∇ log π(a_{m,t} | s_{m,t}; θ)`` -- the score of episode m.
+* (2) the baseline ``b* = Σ_m γ^{T_m−1} r_m g(m)² / Σ_m g(m)²``.
+* (1) the estimator ``∇Ĵ(θ) = (1/M) Σ_m (γ^{T_m−1} r_m − b*) g(m)``.
+* (4) the update ``θ ← θ + α ∇Ĵ(θ)`` once every M episodes.
+
+The baseline (eq. 2)
+--------------------
+The paper writes ``g(m)²`` for a vector ``g(m)``. Read component by component,
+``b*_i = Σ_m R_m g_i(m)² / Σ_m g_i(m)²`` (``R_m = γ^{T_m−1} r_m``) is the baseline that
+minimises the variance of *each* component of the estimator, because for the i-th component
+``Var[(R − b_i) g_i] = E[(R − b_i)² g_i²] − (∂J/∂θ_i)²`` (``E[b_i g_i] = 0``) is a parabola in
+``b_i`` with its minimum at ``E[R g_i²] / E[g_i²]`` (Williams 1992; Peters & Schaal 2008). Read
+as the squared norm, ``b* = Σ_m R_m ‖g(m)‖² / Σ_m ‖g(m)‖²`` is the best *single* number, the one
+that minimises the trace of the estimator's covariance (the form of Zhao, Hachiya, Niu &
+Sugiyama 2011). We use the per-component form by default (``baseline="component"``): it is
+optimal in the larger class and is what the notation says if ``g(m)²`` is taken elementwise, as
+the division by ``Σ g(m)²`` then must be; ``baseline="norm"`` gives the scalar form, and
+``"mean"`` (the mean return) and ``"none"`` are there for comparison. As in the paper, b* is
+computed from the same M episodes it is used with.
+
+Self-play with one shared θ
+---------------------------
+Sente and gote are two agents with the same parameters. Each agent's M episodes (its own moves
+in the M games, with its own reward) give an estimator (1) with its own baseline (2); the shared
+θ takes both agents' steps: ``θ ← θ + α (∇Ĵ_sente + ∇Ĵ_gote)`` (:func:`self_play_update`).
+
+Numba kernels (``@njit(cache=True)``) do the per-move work on sparse feature rows in
+compressed-sparse-row form (``ptr``, ``idx``, ``val``: row k holds the features of move k's
+leaf); the Python functions validate their input and raise ``ValueError`` naming what is wrong.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+__all__ = [
+    "BASELINES",
+    "softmax_policy",
+    "log_policy",
+    "log_policy_gradient",
+    "sample_index",
+    "episode_returns",
+    "optimal_baseline",
+    "policy_gradient_estimate",
+    "reinforce_step",
+    "self_play_update",
+]
+
+#: The baselines :func:`optimal_baseline` knows.
+BASELINES = ("component", "norm", "mean", "none")
+
+
+# ----------------------------------------------------------------------------- numba kernels
+@njit(cache=True)
+def softmax_into(scores, n, temperature, out):
+    """Eq. (6): ``out[k] = exp(scores[k]/T) / Σ_j exp(scores[j]/T)`` for ``k < n``.
+
+    The largest score is subtracted first, so that mate scores (far beyond the material scale)
+    neither overflow nor turn into NaN. Returns ``log Σ_j exp((scores[j] − max)/T)``.
+    """
+    top = scores[0]
+    for k in range(1, n):
+        if scores[k] > top:
+            top = scores[k]
+    z = 0.0
+    for k in range(n):
+        e = math.exp((scores[k] - top) / temperature)
+        out[k] = e
+        z += e
+    for k in range(n):
+        out[k] /= z
+    return math.log(z)
+
+
+@njit(cache=True)
+def add_log_policy_gradient(g, chosen, probs, n, ptr, idx, val, temperature, scale):
+    """Eq. (7): ``g += scale · (φ(s, a_chosen) − Σ_k π_k φ(s, a_k)) / T``.
+
+    ``probs[:n]`` is the policy (6) at s; row k of the CSR triple ``(ptr, idx, val)`` holds the
+    features of move k's leaf (a row may be empty: a terminal leaf with a constant score).
+    Accumulating this over an episode's moves gives g(m) of eq. (3).
+    """
+    c = scale / temperature
+    for k in range(n):
+        w = -c * probs[k]
+        if k == chosen:
+            w += c
+        if w == 0.0:
+            continue
+        for j in range(ptr[k], ptr[k + 1]):
+            g[idx[j]] += w * val[j]
+
+
+@njit(cache=True)
+def sample_from(probs, n, u):
+    """Index k drawn from ``probs[:n]`` by inversion with a uniform ``u`` in [0, 1)."""
+    acc = 0.0
+    for k in range(n - 1):
+        acc += probs[k]
+        if u < acc:
+            return k
+    return n - 1
+
+
+@njit(cache=True)
+def _baseline_component(returns, G, out):
+    m, n = G.shape
+    for i in range(n):
+        num = 0.0
+        den = 0.0
+        for e in range(m):
+            g2 = G[e, i] * G[e, i]
+            num += returns[e] * g2
+            den += g2
+        out[i] = num / den if den > 0.0 else 0.0
+
+
+@njit(cache=True)
+def _estimate(returns, G, b, out):
+    m, n = G.shape
+    for i in range(n):
+        acc = 0.0
+        for e in range(m):
+            acc += (returns[e] - b[i]) * G[e, i]
+        out[i] = acc / m
+
+
+# ----------------------------------------------------------------------------- checks
+def _positive(value, name):
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a positive finite number, got {value!r}")
+    return float(value)
+
+
+def _rows(ptr, idx, val, n_moves, n_features=None):
+    ptr = np.ascontiguousarray(ptr, dtype=np.int64)
+    idx = np.ascontiguousarray(idx, dtype=np.int64)
+    val = np.ascontiguousarray(val, dtype=np.float64)
+    if ptr.shape != (n_moves + 1,):
+        raise ValueError(f"leaf_ptr must have {n_moves + 1} entries (one more than the "
+                         f"{n_moves} moves), got shape {ptr.shape}")
+    if ptr[0] != 0 or np.any(np.diff(ptr) < 0) or ptr[-1] != idx.size or idx.size != val.size:
+        raise ValueError("leaf_ptr/leaf_idx/leaf_val are not a valid CSR triple (ptr must start "
+                         "at 0, not decrease, and end at the common length of idx and val)")
+    if idx.size and (idx.min() < 0 or (n_features is not None and idx.max() >= n_features)):
+        raise ValueError(f"leaf feature index outside [0, {n_features}): "
+                         f"{int(idx.min() if idx.min() < 0 else idx.max())}")
+    if not np.all(np.isfinite(val)):
+        raise ValueError("leaf feature values must be finite")
+    return ptr, idx, val
+
+
+def _scores(scores):
+    s = np.ascontiguousarray(scores, dtype=np.float64)
+    if s.ndim != 1 or s.size == 0:
+        raise ValueError(f"scores must be a non-empty 1-D array (one per legal move), got shape "
+                         f"{s.shape}")
+    if not np.all(np.isfinite(s)):
+        raise ValueError("scores must be finite")
+    return s
+
+
+# ----------------------------------------------------------------------------- policy (6), (7)
+def softmax_policy(scores, temperature: float) -> np.ndarray:
+    """The Boltzmann policy of eq. (6) over the moves' values ``evl(s, a)``.
+
+    Parameters
+    ----------
+    scores : array of float, shape (n_moves,)
+        ``evl(s, a; θ)`` for every legal move a (side to move's view).
+    temperature : float
+        T > 0 (the paper: 0.05 for PGLeaf and REINFORCE, 0.03 for TDLeaf and TD).
+
+    Returns
+    -------
+    numpy.ndarray
+        π(a|s) for every move (sums to 1).
+    """
+    s = _scores(scores)
+    t = _positive(temperature, "temperature")
+    out = np.empty_like(s)
+    softmax_into(s, s.size, t, out)
+    return out
+
+
+def log_policy(scores, temperature: float) -> np.ndarray:
+    """``log π(a|s)`` of eq. (6) for every move (computed stably)."""
+    s = _scores(scores)
+    t = _positive(temperature, "temperature")
+    out = np.empty_like(s)
+    log_z = softmax_into(s, s.size, t, out)
+    return (s - s.max()) / t - log_z
+
+
+def log_policy_gradient(chosen: int, scores, leaf_ptr, leaf_idx, leaf_val, temperature: float,
+                        n_features: int) -> np.ndarray:
+    """Eq. (7): ``∇_θ log π(a_chosen | s; θ)`` as a dense vector.
+
+    Parameters
+    ----------
+    chosen : int
+        Index of the move played.
+    scores : array of float, shape (n,)
+        ``evl(s, a)`` for the n legal moves (eq. 5).
+    leaf_ptr, leaf_idx, leaf_val : arrays
+        The leaves' sparse features φ(s, a) in CSR form (row k = move k).
+    temperature : float
+    n_features : int
+        Length of θ.
+    """
+    s = _scores(scores)
+    n = s.size
+    if isinstance(chosen, bool) or not isinstance(chosen, (int, np.integer)) or not 0 <= chosen < n:
+        raise ValueError(f"chosen must be a move index in [0, {n}), got {chosen!r}")
+    ptr, idx, val = _rows(leaf_ptr, leaf_idx, leaf_val, n, n_features)
+    t = _positive(temperature, "temperature")
+    probs = np.empty(n)
+    softmax_into(s, n, t, probs)
+    g = np.zeros(int(n_features))
+    add_log_policy_gradient(g, int(chosen), probs, n, ptr, idx, val, t, 1.0)
+    return g
+
+
+def sample_index(probs, u: float) -> int:
+    """The index drawn from ``probs`` by inversion with a uniform number ``u`` in [0, 1)."""
+    p = np.ascontiguousarray(probs, dtype=np.float64)
+    if p.ndim != 1 or p.size == 0 or np.any(p < 0) or not np.isclose(p.sum(), 1.0):
+        raise ValueError("probs must be a non-empty 1-D probability vector")
+    if not 0.0 <= u < 1.0:
+        raise ValueError(f"u must be in [0, 1), got {u!r}")
+    return int(sample_from(p, p.size, float(u)))
+
+
+# ----------------------------------------------------------------------------- estimator (1)-(4)
+def _episodes(G, rewards):
+    G = np.ascontiguousarray(G, dtype=np.float64)
+    if G.ndim != 2 or G.shape[0] == 0:
+        raise ValueError(f"G must be a 2-D array (episodes, features) with at least one episode, "
+                         f"got shape {G.shape}")
+    r = np.asarray(rewards, dtype=np.float64)
+    if r.shape != (G.shape[0],):
+        raise ValueError(f"rewards must have one entry per episode ({G.shape[0]}), got shape "
+                         f"{r.shape}")
+    if not (np.all(np.isfinite(r)) and np.all(np.isfinite(G))):
+        raise ValueError("rewards and G must be finite")
+    return G, r
+
+
+def episode_returns(rewards, lengths, gamma: float = 1.0) -> np.ndarray:
+    """The discounted returns ``γ^{T_m − 1} r_m`` of eqs. (1)-(2) (reward at the episode's end).
+
+    Parameters
+    ----------
+    rewards : array of float
+        r_m, the reward at the end of episode m.
+    lengths : array of int
+        T_m, the agent's number of actions in episode m (≥ 1).
+    gamma : float
+        Discount rate, 0 < γ ≤ 1 (the paper: 1).
+    """
+    r = np.asarray(rewards, dtype=np.float64)
+    t = np.asarray(lengths)
+    if t.shape != r.shape or (t.size and (not np.issubdtype(t.dtype, np.integer) or t.min() < 1)):
+        raise ValueError(f"lengths must be integers >= 1, one per reward ({r.shape}); got "
+                         f"{t.dtype} of shape {t.shape}")
+    if not (isinstance(gamma, (int, float, np.floating)) and 0.0 < gamma <= 1.0):
+        raise ValueError(f"gamma must be in (0, 1], got {gamma!r}")
+    if not np.all(np.isfinite(r)):
+        raise ValueError("rewards must be finite")
+    return r * float(gamma) ** (t.astype(np.float64) - 1.0)
+
+
+def optimal_baseline(G, returns, kind: str = "component"):
+    """The baseline of eq. (2) for episodes with scores ``G[m] = g(m)`` and returns ``R_m``.
+
+    Parameters
+    ----------
+    G : array, shape (M, n_features)
+        g(m) of eq. (3), one row per episode.
+    returns : array, shape (M,)
+        ``R_m = γ^{T_m−1} r_m`` (:func:`episode_returns`).
+    kind : {"component", "norm", "mean", "none"}
+        ``"component"``: ``b_i = Σ R_m g_i(m)² / Σ g_i(m)²`` per component (0 where every
+        g_i(m) is 0: the component's estimate is 0 whatever b_i); ``"norm"``: the scalar
+        ``Σ R_m ‖g(m)‖² / Σ ‖g(m)‖²``; ``"mean"``: the mean return; ``"none"``: 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (n_features,) (a scalar baseline is broadcast).
+    """
+    G, r = _episodes(G, returns)
+    n = G.shape[1]
+    if kind == "component":
+        b = np.empty(n)
+        _baseline_component(r, G, b)
+        return b
+    if kind == "norm":
+        w = np.einsum("ij,ij->i", G, G)
+        return np.full(n, float(r @ w / w.sum()) if w.sum() > 0 else 0.0)
+    if kind == "mean":
+        return np.full(n, float(r.mean()))
+    if kind == "none":
+        return np.zeros(n)
+    raise ValueError(f"unknown baseline {kind!r}; valid: {', '.join(BASELINES)}")
+
+
+def policy_gradient_estimate(G, returns, baseline: str = "component") -> np.ndarray:
+    """Eq. (1): ``∇Ĵ(θ) = (1/M) Σ_m (R_m − b) g(m)`` with b from :func:`optimal_baseline`."""
+    G, r = _episodes(G, returns)
+    b = optimal_baseline(G, r, baseline)
+    out = np.empty(G.shape[1])
+    _estimate(r, G, b, out)
+    return out
+
+
+def reinforce_step(theta, G, rewards, lengths, *, alpha: float, gamma: float = 1.0,
+                   baseline: str = "component") -> np.ndarray:
+    """Eqs. (1)-(4) for one agent: ``θ + α ∇Ĵ(θ)`` from its M episodes (a new array).
+
+    Parameters
+    ----------
+    theta : array, shape (n_features,)
+    G : array, shape (M, n_features)
+        g(m) (eq. 3) of the agent's episodes.
+    rewards : array, shape (M,)
+        The agent's final rewards r_m.
+    lengths : array of int, shape (M,)
+        The agent's action counts T_m.
+    alpha : float
+        Learning rate (the paper: 0.001).
+    gamma : float
+        Discount rate (the paper: 1).
+    baseline : str
+        See :func:`optimal_baseline`.
+    """
+    theta = np.asarray(theta, dtype=np.float64)
+    G, _ = _episodes(G, rewards)
+    if theta.shape != (G.shape[1],):
+        raise ValueError(f"theta must have shape ({G.shape[1]},) like the rows of G, got "
+                         f"{theta.shape}")
+    a = _positive(alpha, "alpha")
+    return theta + a * policy_gradient_estimate(G, episode_returns(rewards, lengths, gamma),
+                                                baseline)
+
+
+def self_play_update(theta, agents, *, alpha: float, gamma: float = 1.0,
+                     baseline: str = "component") -> np.ndarray:
+    """One update of the shared θ after M self-play games: ``θ + α Σ_agents ∇Ĵ_agent``.
+
+    Parameters
+    ----------
+    theta : array, shape (n_features,)
+    agents : sequence of (G, rewards, lengths)
+        One triple per agent (sente, gote): its episodes' scores g(m) (eq. 3), rewards and
+        action counts; each gets its own baseline (eq. 2) and estimator (eq. 1).
+    alpha, gamma, baseline
+        As in :func:`reinforce_step`.
+    """
+    theta = np.asarray(theta, dtype=np.float64)
+    step = np.zeros_like(theta)
+    a = _positive(alpha, "alpha")
+    for G, rewards, lengths in agents:
+        G, _ = _episodes(G, rewards)
+        if G.shape[1] != theta.size:
+            raise ValueError(f"G has {G.shape[1]} features, theta {theta.size}")
+        step += policy_gradient_estimate(G, episode_returns(rewards, lengths, gamma), baseline)
+    return theta + a * step
