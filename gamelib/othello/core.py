@@ -283,7 +283,8 @@ def perft(p, o, depth):
     """Number of leaves of the game tree of ``depth`` plies from ``(p, o)``.
 
     Standard convention: a pass is one ply; a finished game is one leaf at any remaining
-    depth. The last ply is counted with a population count (bulk counting).
+    depth. The last ply is counted with a population count (bulk counting), the last two
+    without recursive calls.
     """
     if depth <= 0:
         return np.int64(1)
@@ -295,6 +296,14 @@ def perft(p, o, depth):
     if depth == 1:
         return popcount(moves)
     total = np.int64(0)
+    if depth == 2:  # each child: its moves, or one leaf (a pass, or the end of the game)
+        while moves:
+            sq = _cttz(moves)
+            moves &= moves - U1
+            f = flips(p, o, sq)
+            child_moves = move_mask(o & ~f, p | f | (U1 << sq))
+            total += popcount(child_moves) if child_moves != U0 else 1
+        return total
     while moves:
         sq = _cttz(moves)
         moves &= moves - U1
