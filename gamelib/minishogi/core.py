@@ -30,7 +30,7 @@ A position *and its history* is one ``int64`` array ``s`` (make it with :func:`n
                             ``k = 2`` the move made from it (valid for ``p < s[PLY]``)
 ==========================  ===========================================================
 
-The history makes :func:`unmake_move` need no argument and gives the repetition rule the
+Entries beyond ``s[PLY]`` are stale. The history makes :func:`unmake_move` need no argument and gives the repetition rule the
 hashes and check flags it needs. ``len(s) = HIST + 4 * (capacity + 1)``; :func:`make_move`
 raises ``IndexError`` when the history is full.
 
