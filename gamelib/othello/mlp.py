@@ -389,46 +389,46 @@ def mlp_value(params, sizes, code, black, white):
         The probability that Black wins. The first layer only visits occupied squares and each
         dense layer skips inactive (zero) ReLU units.
     """
+    # Rows are taken as slices: that lets LLVM vectorise the inner loops (flat indexing with a
+    # run-time offset does not); the order of every sum is unchanged.
     width = 1
     for k in range(1, sizes.shape[0]):
         width = max(width, sizes[k])
     h = np.empty(width, dtype=np.float32)
     g = np.empty(width, dtype=np.float32)
+    two = np.float32(2.0)
     n_out = sizes[1]
-    w0 = 0
     b0 = sizes[0] * n_out
-    for j in range(n_out):
-        h[j] = params[b0 + j]
+    h[:n_out] = params[b0:b0 + n_out]
     one = np.uint64(1)
     for sq in range(64):
         bit = one << np.uint64(sq)
         if black & bit:
-            row = w0 + sq * n_out
+            w = params[sq * n_out:(sq + 1) * n_out]
             for j in range(n_out):
-                h[j] += params[row + j]
+                h[j] += w[j]
         elif white & bit:
             if code == 0:
-                row = w0 + sq * n_out
+                w = params[sq * n_out:(sq + 1) * n_out]
                 for j in range(n_out):
-                    h[j] += 2.0 * params[row + j]
+                    h[j] += two * w[j]
             else:
-                row = w0 + (64 + sq) * n_out
+                w = params[(64 + sq) * n_out:(65 + sq) * n_out]
                 for j in range(n_out):
-                    h[j] += params[row + j]
+                    h[j] += w[j]
     pos = b0 + n_out
     n_layers = sizes.shape[0] - 1
     for k in range(1, n_layers):
         n_in = sizes[k]
         n_out = sizes[k + 1]
         b0 = pos + n_in * n_out
-        for j in range(n_out):
-            g[j] = params[b0 + j]
+        g[:n_out] = params[b0:b0 + n_out]
         for i in range(n_in):
             a = h[i]
             if a > 0.0:  # ReLU of the previous layer
-                row = pos + i * n_out
+                w = params[pos + i * n_out:pos + (i + 1) * n_out]
                 for j in range(n_out):
-                    g[j] += a * params[row + j]
+                    g[j] += a * w[j]
         pos = b0 + n_out
         h, g = g, h
     z = np.float64(h[0])
