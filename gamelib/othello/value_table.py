@@ -10,7 +10,8 @@ games Black won from it,
     v_b(s) = \\frac{\\mathrm{wins}(s)}{n(s)}, \\qquad v_w(s) = 1 - v_b(s),
 
 with :math:`z_k(s) = 1` when Black won the ``k``-th game through ``s`` and 0 when White won
-(eqs. 1–3). Drawn games are left out, as in the paper.
+(eqs. 1–3). Drawn games are left out, as the paper's text says; ``draws="zero"`` counts them
+with :math:`z = 0` instead, which is what the paper's Table 2 numbers match.
 
 A state is keyed by its two bitboards ``(black, white)`` (bit 0 = a1, ..., bit 63 = h8). The
 paper's state vector (Fig. 1, Table 2) is the 64-character string of cell codes 0 = empty,
@@ -22,12 +23,13 @@ bitboard pair; the same index answers look-ups inside the numba search (:func:`t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from numba import njit
 
-from . import core
+from . import core, wthor
 
 __all__ = [
     "PAPER_YEARS",
@@ -52,8 +54,9 @@ PAPER_YEARS = (1977, 2018)
 
 #: The paper's Table 2, with the moves (our reading) that lead to each state vector. ``v`` is
 #: printed as in the paper: it is wins/n (Black's win rate) rounded to 3 decimals, except in
-#: row 1 (55,336/122,250 = 0.4527, printed 0.452) and row 3 (18,941/40,498 = 0.4677, printed
-#: 0.478). Row 4 repeats row 3's n and wins although it is a different state.
+#: row 1 (55,336/122,250 = 0.4527, printed 0.452) and rows 3-4 (18,941/40,498 = 0.4677,
+#: printed 0.478). Rows 3 and 4 share n and wins because every game through f5 f6 e6 goes on
+#: with f4 (in our records too).
 PAPER_TABLE2 = (
     ("f5", "0000000000000000000000000002100000011100000000000000000000000000", 122250, 55336, 0.452),
     ("f5f6", "0000000000000000000000000002100000012100000002000000000000000000", 41221, 19155, 0.465),
@@ -605,10 +608,6 @@ def load_years(first: int, last: int, path=None) -> pd.DataFrame:
     ValueError
         If the range is empty or a year's file is missing (all missing years are named).
     """
-    from pathlib import Path
-
-    from . import wthor
-
     if first > last:
         raise ValueError(f"empty year range {first}..{last}")
     folder = Path(path) if path is not None else wthor.find_wthor_dir()
