@@ -16,19 +16,55 @@ Each side's bonus is added to that side's reward whether it won or lost. The bon
 the whole history of the game, not only on its last position: the reward is not Markov in the
 position, which is the point of the paper's non-MDP setting. :func:`enclosure_bonus` computes it
 from a :mod:`gamelib.minishogi.core` state, whose history holds the game's moves.
+
+Self-play
+---------
+One θ plays both sides from the start position. At every position the side to move scores each
+legal move a with ``evl(s, a; θ)`` (eq. 5) from :func:`gamelib.search.root_leaves_into` and draws
+its move from the softmax policy (eq. 6) with the algorithm's temperature:
+
+============  ========================  =======================================================
+algorithm     evl(s, a) and φ(s, a)     learning
+============  ========================  =======================================================
+PGLeaf        PV leaf of 1 ply full     REINFORCE (eqs. 1-4, 7) on the leaves' features, once
+              width + 4 plies of        every M games (:mod:`gamelib.learn.policy_gradient`)
+              quiescence
+REINFORCE     the position right after  the same, on the features of the positions after the
+              a (no search)             moves
+TDLeaf(λ)     PV leaf, as PGLeaf        TD(λ) over the agent's chosen leaves, after every game
+                                        (:mod:`gamelib.learn.td`)
+TD(λ)         the position right after  TD(λ) over the positions after the agent's moves
+              a (no search)
+============  ========================  =======================================================
+
+"No search" is ``depth=1, qdepth=0`` for :func:`~gamelib.search.root_leaves_into`: the static
+evaluation of the position after the move, without quiescence -- the paper's REINFORCE and TD(λ)
+differ from PGLeaf and TDLeaf(λ) exactly by the missing search. A game ends by the rules (no legal
+move loses, the repetition rule) or, at the ply cap, as a draw. Everything random in a game comes
+from its seed (numba's generator, seeded inside the jitted game), so a game is a function of
+(θ, settings, seed) only, whatever process plays it.
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import asdict, dataclass
+
 import numpy as np
 from numba import njit
 
+from gamelib.evaluation import shogi as ev
+from gamelib.learn.policy_gradient import (BASELINES, add_log_policy_gradient, sample_from,
+                                           self_play_update, softmax_into)
+from gamelib.learn.td import KNIGHTCAP_BETA, add_td_lambda
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import parse_sfen, usi_to_move
+from gamelib.search import new_leaves_buffers, new_workspace, root_leaves_into
 
-__all__ = ["REWARDS", "ENCLOSURE_BONUS", "enclosure_bonus", "enclosure_bonus_usi",
-           "game_rewards"]
+__all__ = ["REWARDS", "ALGORITHMS", "ENCLOSURE_BONUS", "LearnerSettings", "GameRecord",
+           "enclosure_bonus", "enclosure_bonus_usi", "game_rewards", "play_pg_games",
+           "pg_update", "play_td_games", "start_state"]
 
 #: The reward settings.
 REWARDS = ("mdp", "non_mdp")
@@ -166,3 +202,313 @@ def game_rewards(s, result: int, reward: str = "mdp",
     out = np.zeros(2)
     rewards_into(np.asarray(s, dtype=np.int64), int(result), reward == "non_mdp", float(bonus), out)
     return float(out[0]), float(out[1])
+
+
+# ----------------------------------------------------------------------------- settings
+#: The four learners of the paper.
+ALGORITHMS = ("pgleaf", "reinforce", "tdleaf", "td")
+_PAPER_TEMPERATURE = {"pgleaf": 0.05, "reinforce": 0.05, "tdleaf": 0.03, "td": 0.03}
+
+
+def _number(value, name, low, high=math.inf, low_open=False):
+    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+    if ok:
+        v = float(value)
+        ok = math.isfinite(v) and (v > low if low_open else v >= low) and v <= high
+    if not ok:
+        rng = f"{'(' if low_open else '['}{low}, {high}]"
+        raise ValueError(f"{name} must be a number in {rng}, got {value!r}")
+    return float(value)
+
+
+def _integer(value, name, low):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class LearnerSettings:
+    """One learner's settings; the defaults are the paper's (section 5.1).
+
+    Attributes
+    ----------
+    algorithm : {"pgleaf", "reinforce", "tdleaf", "td"}
+    reward : {"mdp", "non_mdp"}
+    alpha : float
+        Learning rate (0.001).
+    gamma : float
+        Discount rate (1).
+    temperature : float or None
+        Softmax temperature T; None: the paper's, 0.05 (PGLeaf, REINFORCE) or 0.03 (TDLeaf, TD).
+    M : int
+        Games per policy-gradient update (100); TD(λ) and TDLeaf(λ) update after every game.
+    lam : float
+        λ of TD(λ) and TDLeaf(λ) (0.7).
+    beta : float
+        Squashing slope of TD(λ) / TDLeaf(λ), ``tanh(β v)`` (:data:`~gamelib.learn.td.KNIGHTCAP_BETA`).
+    baseline : str
+        Baseline of eq. (2) (:data:`~gamelib.learn.policy_gradient.BASELINES`).
+    qdepth : int or None
+        Quiescence plies after the move; None: 4 for PGLeaf and TDLeaf(λ), 0 for REINFORCE and
+        TD(λ) (no search). The full-width part is always the move itself (depth 1).
+    max_plies : int
+        Ply cap: a game that reaches it is a draw.
+    bonus : float
+        Enclosure bonus per gold/silver in the non-MDP setting (0.1).
+    """
+
+    algorithm: str
+    reward: str = "mdp"
+    alpha: float = 0.001
+    gamma: float = 1.0
+    temperature: float | None = None
+    M: int = 100
+    lam: float = 0.7
+    beta: float = KNIGHTCAP_BETA
+    baseline: str = "component"
+    qdepth: int | None = None
+    max_plies: int = R.DEFAULT_MAX_PLIES
+    bonus: float = ENCLOSURE_BONUS
+
+    def __post_init__(self):
+        if self.algorithm not in ALGORITHMS:
+            raise ValueError(f"unknown algorithm {self.algorithm!r}; valid: {', '.join(ALGORITHMS)}")
+        if self.reward not in REWARDS:
+            raise ValueError(f"unknown reward setting {self.reward!r}; valid: {', '.join(REWARDS)}")
+        if self.baseline not in BASELINES:
+            raise ValueError(f"unknown baseline {self.baseline!r}; valid: {', '.join(BASELINES)}")
+        set_ = lambda k, v: object.__setattr__(self, k, v)
+        set_("alpha", _number(self.alpha, "alpha", 0.0, low_open=True))
+        set_("gamma", _number(self.gamma, "gamma", 0.0, 1.0, low_open=True))
+        t = _PAPER_TEMPERATURE[self.algorithm] if self.temperature is None else self.temperature
+        set_("temperature", _number(t, "temperature", 0.0, low_open=True))
+        set_("M", _integer(self.M, "M", 1))
+        set_("lam", _number(self.lam, "lam", 0.0, 1.0))
+        set_("beta", _number(self.beta, "beta", 0.0, low_open=True))
+        q = (4 if self.uses_search else 0) if self.qdepth is None else self.qdepth
+        set_("qdepth", _integer(q, "qdepth", 0))
+        set_("max_plies", _integer(self.max_plies, "max_plies", 1))
+        set_("bonus", _number(self.bonus, "bonus", -math.inf))
+
+    @property
+    def policy_gradient(self) -> bool:
+        """True for PGLeaf and REINFORCE (batched updates), False for the TD learners."""
+        return self.algorithm in ("pgleaf", "reinforce")
+
+    @property
+    def uses_search(self) -> bool:
+        """True for PGLeaf and TDLeaf(λ): values at the principal leaf of a search."""
+        return self.algorithm in ("pgleaf", "tdleaf")
+
+    def as_dict(self) -> dict:
+        """Plain JSON values (the run config)."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One self-play game.
+
+    Attributes
+    ----------
+    result : int
+        ``core.RESULT_SENTE_WINS``, ``RESULT_GOTE_WINS`` or ``RESULT_DRAW`` (ply cap included).
+    plies : int
+        Length of the game.
+    rewards : numpy.ndarray
+        float64[2], the final rewards of sente and gote.
+    n_moves : numpy.ndarray
+        int64[2], the moves each side made (T_m of eq. 1).
+    g_idx, g_val : tuple of numpy.ndarray
+        Policy-gradient games only: each side's g(m) (eq. 3) as sparse (indices, values).
+    """
+
+    result: int
+    plies: int
+    rewards: np.ndarray
+    n_moves: np.ndarray
+    g_idx: tuple = ()
+    g_val: tuple = ()
+
+
+# ----------------------------------------------------------------------------- the game kernel
+def start_state(max_plies: int, qdepth: int) -> np.ndarray:
+    """The start position as a core state with history room for a capped game and its search."""
+    board, hands, side, number = parse_sfen(R.START_SFEN)
+    return core.new_state(board, hands, side, number, capacity=max_plies + qdepth + 8)
+
+
+@njit(cache=True)
+def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non_mdp, bonus,
+                   pg_mode, g, vals, vptr, vidx, vval, ws, out, probs, buf, info, rew):
+    """Play one self-play game from ``start`` with the softmax policy over ``root_leaves``.
+
+    PG mode accumulates each side's g(m) (eq. 3) into ``g[side]``; TD mode records each side's
+    chosen values and leaf features as CSR rows (``vals``, ``vptr``, ``vidx``, ``vval``). Writes
+    ``info = [result, plies, moves of sente, moves of gote]`` and the rewards into ``rew``.
+    """
+    s = start.copy()
+    np.random.seed(seed)
+    moves, scores, leaf_kind, ptr, idx, val = out[0], out[1], out[2], out[3], out[4], out[5]
+    cnt = np.zeros(2, dtype=np.int64)
+    nnz = np.zeros(2, dtype=np.int64)
+    vptr[0, 0] = 0
+    vptr[1, 0] = 0
+    while True:
+        r = core.game_result(s, buf, 0, max_plies)
+        if r != core.RESULT_NONE:
+            break
+        n = root_leaves_into(s, theta, kind, 1, qdepth, max_plies, ws, out)
+        softmax_into(scores, n, temperature, probs)
+        k = sample_from(probs, n, np.random.random())
+        side = s[core.STM]
+        if pg_mode:
+            add_log_policy_gradient(g[side], k, probs, n, ptr, idx, val, temperature, 1.0)
+        else:
+            c = cnt[side]
+            vals[side, c] = scores[k]
+            z = nnz[side]
+            for j in range(ptr[k], ptr[k + 1]):
+                vidx[side, z] = idx[j]
+                vval[side, z] = val[j]
+                z += 1
+            nnz[side] = z
+            vptr[side, c + 1] = z
+        cnt[side] += 1
+        core.make_move(s, np.int64(moves[k]))
+    rewards_into(s, r, non_mdp, bonus, rew)
+    info[0] = r
+    info[1] = s[core.PLY]
+    info[2] = cnt[0]
+    info[3] = cnt[1]
+
+
+@njit(cache=True)
+def _td_games(theta, start, kind, qdepth, temperature, max_plies, seeds, non_mdp, bonus, alpha,
+              lam, gamma, beta, vals, vptr, vidx, vval, ws, out, probs, buf, stats):
+    """Play ``len(seeds)`` games in turn, updating ``theta`` in place after each (TD(λ)).
+
+    ``stats[i] = [result, plies, moves of sente, moves of gote]``; returns nothing.
+    """
+    g = np.zeros((2, 1))
+    info = np.zeros(4, dtype=np.int64)
+    rew = np.zeros(2)
+    for i in range(seeds.shape[0]):
+        _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seeds[i], non_mdp,
+                       bonus, False, g, vals, vptr, vidx, vval, ws, out, probs, buf, info, rew)
+        for side in range(2):
+            add_td_lambda(theta, vals[side], vptr[side], vidx[side], vval[side], info[2 + side],
+                          rew[side], lam, gamma, beta, alpha)
+        for j in range(4):
+            stats[i, j] = info[j]
+
+
+def _check_theta(theta) -> np.ndarray:
+    return ev.check_theta(theta)
+
+
+def _check_seeds(seeds) -> np.ndarray:
+    seeds = np.asarray(seeds)
+    if seeds.ndim != 1 or (seeds.size and (not np.issubdtype(seeds.dtype, np.integer)
+                                           or seeds.min() < 0 or seeds.max() >= 2 ** 32)):
+        raise ValueError("seeds must be a 1-D array of integers in [0, 2**32) (numba's "
+                         "np.random.seed keeps 32 bits: derive them with bits=32)")
+    return seeds.astype(np.int64)
+
+
+def _buffers(settings: LearnerSettings):
+    per_side = settings.max_plies // 2 + 2
+    return (np.zeros((2, per_side)), np.zeros((2, per_side + 1), dtype=np.int64),
+            np.zeros((2, per_side * ev.MAX_ACTIVE), dtype=np.int64),
+            np.zeros((2, per_side * ev.MAX_ACTIVE)), new_workspace(0), new_leaves_buffers(),
+            np.zeros(core.MAX_MOVES), np.zeros(core.MAX_MOVES, dtype=np.int32))
+
+
+def play_pg_games(theta, settings: LearnerSettings, seeds) -> list[GameRecord]:
+    """Self-play games with θ fixed, each side's g(m) (eq. 3) recorded (PGLeaf, REINFORCE).
+
+    Parameters
+    ----------
+    theta : float64 array of length ``N_FEATURES``
+    settings : LearnerSettings
+    seeds : array of int
+        One seed in [0, 2**32) per game.
+    """
+    theta = _check_theta(theta)
+    seeds = _check_seeds(seeds)
+    vals, vptr, vidx, vval, ws, out, probs, buf = _buffers(settings)
+    start = start_state(settings.max_plies, settings.qdepth)
+    g = np.zeros((2, theta.size))
+    info = np.zeros(4, dtype=np.int64)
+    rew = np.zeros(2)
+    records = []
+    for seed in seeds:
+        g[:] = 0.0
+        _selfplay_game(theta, start, ev.EVAL_LINEAR, settings.qdepth, settings.temperature,
+                       settings.max_plies, int(seed), settings.reward == "non_mdp",
+                       settings.bonus, True, g, vals, vptr, vidx, vval, ws, out, probs, buf,
+                       info, rew)
+        nz = [np.flatnonzero(g[side]).astype(np.int32) for side in range(2)]
+        records.append(GameRecord(int(info[0]), int(info[1]), rew.copy(), info[2:4].copy(),
+                                  tuple(nz), tuple(g[side, nz[side]] for side in range(2))))
+    return records
+
+
+def pg_update(theta, records, settings: LearnerSettings) -> np.ndarray:
+    """θ after one policy-gradient update from M games played with θ (eqs. 1-4).
+
+    Each side is an agent with its own M episodes, baseline and estimator; both steps are added
+    to the shared θ (:func:`gamelib.learn.policy_gradient.self_play_update`).
+    """
+    theta = _check_theta(theta)
+    if not records:
+        raise ValueError("no games to learn from")
+    agents = []
+    for side in range(2):
+        G = np.zeros((len(records), theta.size))
+        for m, rec in enumerate(records):
+            if not rec.g_idx:
+                raise ValueError(f"game {m} has no policy-gradient record (a TD game?)")
+            G[m, rec.g_idx[side]] = rec.g_val[side]
+        rewards = np.array([rec.rewards[side] for rec in records])
+        lengths = np.array([max(int(rec.n_moves[side]), 1) for rec in records])
+        agents.append((G, rewards, lengths))
+    return self_play_update(theta, agents, alpha=settings.alpha, gamma=settings.gamma,
+                            baseline=settings.baseline)
+
+
+def play_td_games(theta, settings: LearnerSettings, seeds) -> tuple[np.ndarray, list[GameRecord]]:
+    """TD(λ) / TDLeaf(λ): play the games in turn, updating θ after each one.
+
+    Returns
+    -------
+    theta : numpy.ndarray
+        θ after the last game (a new array).
+    records : list of GameRecord
+        The games (without g).
+    """
+    theta = _check_theta(theta).copy()
+    seeds = _check_seeds(seeds)
+    vals, vptr, vidx, vval, ws, out, probs, buf = _buffers(settings)
+    start = start_state(settings.max_plies, settings.qdepth)
+    stats = np.zeros((seeds.size, 4), dtype=np.int64)
+    _td_games(theta, start, ev.EVAL_LINEAR, settings.qdepth, settings.temperature,
+              settings.max_plies, seeds, settings.reward == "non_mdp", settings.bonus,
+              settings.alpha, settings.lam, settings.gamma, settings.beta, vals, vptr, vidx,
+              vval, ws, out, probs, buf, stats)
+    records = []
+    for i in range(seeds.size):
+        result = int(stats[i, 0])
+        r = _result_rewards(result)
+        records.append(GameRecord(result, int(stats[i, 1]), r, stats[i, 2:4].copy()))
+    return theta, records
+
+
+def _result_rewards(result):
+    """The MDP part of the rewards (enough for statistics of TD games)."""
+    if result == core.RESULT_SENTE_WINS:
+        return np.array([1.0, -1.0])
+    if result == core.RESULT_GOTE_WINS:
+        return np.array([-1.0, 1.0])
+    return np.zeros(2)
