@@ -1,0 +1,38 @@
+"""Game-tree search for 5×5 shogi: αβ with quiescence and the principal-variation leaf.
+
+* :func:`search` -- iterative-deepening fail-soft PVS with quiescence under a node budget,
+  transposition table, move ordering, mate scores, repetition rules and seeded evaluation
+  noise: the engine's move choice (:class:`SearchResult`, whose PV ends at the principal leaf).
+* :func:`root_leaves` -- for every legal root move ``a``, ``evl(s, a; θ)`` and the features of
+  the principal leaf of its search (the PGLeaf paper's eq. 5; the learning setting "1 ply full
+  width + 4 plies of quiescence" is ``depth=1, qdepth=4``), and :func:`root_leaves_into`, the
+  same in nopython code for the learners' loops.
+* :mod:`gamelib.search.core` -- the numba core (algorithm notes in its docstring).
+
+Scores are in the evaluation's units (a pawn = 0.02) from the side to move's view; beyond
+±:data:`MATE_BOUND` they announce a forced game end in ``MATE - |score|`` plies.
+"""
+
+from .core import LEAF_CAP, LEAF_MATED, LEAF_REPETITION, LEAF_STATIC, MATE, MATE_BOUND, MAX_PLY, new_workspace
+from .iterative import DEFAULT_TT_BITS, SearchResult, mate_plies, principal_leaf, search
+from .leaves import RootLeaves, new_leaves_buffers, root_leaves, root_leaves_into
+
+__all__ = [
+    "MATE",
+    "MATE_BOUND",
+    "MAX_PLY",
+    "LEAF_STATIC",
+    "LEAF_MATED",
+    "LEAF_REPETITION",
+    "LEAF_CAP",
+    "DEFAULT_TT_BITS",
+    "SearchResult",
+    "search",
+    "mate_plies",
+    "principal_leaf",
+    "RootLeaves",
+    "root_leaves",
+    "root_leaves_into",
+    "new_leaves_buffers",
+    "new_workspace",
+]

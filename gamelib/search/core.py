@@ -1,0 +1,627 @@
+"""Numba core of the 5×5 shogi search: negamax αβ (PVS) with quiescence and the principal leaf.
+
+Everything here is ``@njit(cache=True)`` and works on the :mod:`gamelib.minishogi.core` state
+array with make/unmake; the evaluation is :func:`gamelib.evaluation.shogi.evaluate_kind`. The
+Python front ends are :func:`gamelib.search.search` and :func:`gamelib.search.root_leaves`.
+
+Scores
+------
+Scores are floats in the evaluation's units (a pawn = 0.02), always from the point of view of
+the side to move at the node (negamax). A node whose side to move has no legal move (checkmate
+or stalemate, both a loss in shogi) scores ``-(MATE - ply)``, ``ply`` being its distance from
+the root, so a score ``v`` with ``|v| > MATE_BOUND`` is a forced game end in ``MATE - |v|`` plies
+(a win if ``v > 0``). A repetition that ends the game scores the same way (the rules make it a
+loss for one side) or 0 for a draw; a position that reaches the game-length cap ``max_plies``
+scores 0.
+
+The search (eqs. of no paper: the classical algorithms)
+-------------------------------------------------------
+* **Fail-soft principal variation search**: the first move of a node gets the full window
+  ``(α, β)``, the others a null window ``(α, α⁺)`` (``α⁺ = nextafter(α, +∞)``) and a re-search with
+  the full window when they land inside ``(α, β)``. Returned values may lie outside the window
+  (fail-soft): a fail-high value is a lower bound, a fail-low one an upper bound, a value inside
+  the window is exact. With the root window ``(-INF, INF)`` the root value equals the plain
+  minimax value of the same tree (tested).
+* **Quiescence search** below the full-width horizon: stand pat on the static evaluation, then
+  captures (with or without promotion) in MVV-LVA order; a side in check may not stand pat and
+  searches all its evasions, and is mated if there are none. At most ``qdepth`` plies of
+  quiescence; at that limit the static evaluation is returned (in check too, after the mate
+  test). Quiescence nodes are not tested for repetition and a quiet side without any legal move
+  (stalemate, which practically never happens in minishogi) stands pat there.
+* **Principal variation**: a triangular PV table; the last position of the PV is the principal
+  leaf. Its static evaluation (or its game-end score) *is* the root score, up to the sign of the
+  side to move (tested): PV nodes (full window) never take transposition-table cutoffs, so the PV
+  is never cut short, and each PV node records how its line ends (``LEAF_*``).
+* **Transposition table** keyed by the Zobrist hash ``s[HASH]``: ``tt[i, 0]`` the key,
+  ``tt[i, 1]`` move | (depth + 1) << 16 | bound << 24 (0 = empty), ``tts[i]`` the score (mate
+  scores stored relative to the node). Always-replace, cleared at the start of every search (so
+  results never depend on earlier searches). Cutoffs only at null-window nodes.
+* **Move ordering**: the TT move, then captures by MVV-LVA (and promotions), two killer moves
+  per ply, then quiet moves by the history heuristic (all switchable for measurement).
+* **Repetition** (rules: the 4th occurrence of a position ends the game, a loss for sente unless
+  one side gave check with each of its moves since the first occurrence: that side loses, both:
+  draw). At a full-width node, a position whose earlier occurrence lies *inside the search*
+  (at or after the root) is scored as the game would end if the cycle were repeated to the 4th
+  occurrence: the rule's verdict over that cycle (sound under best play: whoever could avoid the
+  cycle would already have avoided it). A position whose earlier occurrences are all in the game
+  history before the root is scored exactly: a game end only at its 4th occurrence. A hash-count
+  table ``rep[hash & REP_MASK]`` over the game + search path lets almost every node skip the
+  history scan. As usual, table entries of such path-dependent scores may be reused on other
+  paths (graph-history interaction); PV nodes take no table cutoffs.
+* **Evaluation noise**: ``noise_std · z(hash, seed)`` with ``z`` a standard normal drawn by a
+  counter-based generator (SplitMix64 of the position's hash and the seed, Box-Muller). It is
+  a seeded RNG whose draws depend on the position only, not on the order of the search: every
+  occurrence of a position in one search gets the same noise, so the noisy evaluation is a
+  consistent function that the TT, the re-searches and the deeper iterations all agree on.
+* **Node budget**: every visited position (full-width and quiescence, the root included) is a
+  node; the search stops before visiting node ``budget + 1``.
+
+Workspace
+---------
+A search uses preallocated arrays (:func:`new_workspace`): ``mv`` (int32 move buffers,
+``MAX_MOVES`` per ply), ``ordk`` (int64 ordering keys, parallel to ``mv``), ``pv`` (int32
+triangular PV table), ``ctl`` (int64 control block: counters, switches, killers, history,
+PV lengths, leaf kinds, repetition counts; offsets ``C_*``), ``tt``/``tts`` (the table).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gamelib.evaluation.shogi import evaluate_kind
+from gamelib.minishogi import core as mc
+from gamelib.minishogi import rules as R
+
+__all__ = [
+    "MATE",
+    "MATE_BOUND",
+    "INF",
+    "MAX_PLY",
+    "LEAF_STATIC",
+    "LEAF_MATED",
+    "LEAF_REPETITION",
+    "LEAF_CAP",
+    "new_workspace",
+    "iterate",
+    "search_root_move",
+    "gauss_noise",
+    "repetition_verdict",
+]
+
+#: Score of a game won at the root; a game ended ``p`` plies from the root is ``±(MATE - p)``.
+MATE = 1000.0
+#: Maximum search ply (full width + quiescence) from the root.
+MAX_PLY = 128
+#: Scores beyond ±MATE_BOUND are forced game ends (mates, lost repetitions).
+MATE_BOUND = MATE - MAX_PLY
+#: The root window bound (finite, so that a null window above it exists).
+INF = 1.0e6
+
+#: How the principal variation ends.
+LEAF_STATIC = 0  # static evaluation (quiescence stand pat, or the quiescence depth limit)
+LEAF_MATED = 1  # the side to move at the leaf has no legal move: it lost
+LEAF_REPETITION = 2  # the repetition rule ends the game (or the in-search cycle, see above)
+LEAF_CAP = 3  # the game-length cap: a draw
+
+# ---------------------------------------------------------------- control block layout
+C_NODES = 0
+C_BUDGET = 1
+C_ABORT = 2
+C_ROOT_PLY = 3
+C_QDEPTH = 4
+C_KIND = 5
+C_USE_TT = 6
+C_USE_KILLERS = 7
+C_USE_HISTORY = 8
+C_SEED = 9
+C_MAX_PLIES = 10
+C_SELDEPTH = 11
+C_KILLERS = 16
+C_HISTORY = C_KILLERS + 2 * (MAX_PLY + 1)
+HISTORY_SIZE = 2 * 1024
+C_PVLEN = C_HISTORY + HISTORY_SIZE
+C_LEAF = C_PVLEN + MAX_PLY + 2
+REP_BITS = 12
+REP_MASK = (1 << REP_BITS) - 1
+C_REP = C_LEAF + MAX_PLY + 2
+CTL_SIZE = C_REP + (1 << REP_BITS)
+
+# TT entry fields (tt[i, 1])
+_BOUND_EXACT = 1
+_BOUND_LOWER = 2
+_BOUND_UPPER = 3
+
+_MAX_MOVES = mc.MAX_MOVES
+_PLY = mc.PLY
+_HASH = mc.HASH
+_STM = mc.STM
+_HIST = mc.HIST
+_HS = mc.HIST_STRIDE
+_MOVE_NUMBER = mc.MOVE_NUMBER
+_REP_COUNT = R.REPETITION_COUNT
+_REP_LOSER = R.REPETITION_LOSER
+_PERPETUAL = R.PERPETUAL_CHECK_LOSES
+
+# MVV-LVA: value of a captured piece type, and of the capturing piece type (index: type 0..10)
+_VICTIM = np.array([0, 1, 5, 6, 8, 10, 0, 6, 6, 12, 14], dtype=np.int64)
+_ATTACKER = np.array([0, 1, 3, 4, 5, 6, 9, 4, 4, 7, 8], dtype=np.int64)
+_KEY_TT = 1 << 40
+_KEY_CAPTURE = 1 << 36
+_KEY_PROMOTION = 1 << 35
+_KEY_KILLER1 = (1 << 34) + 1
+_KEY_KILLER2 = 1 << 34
+_HISTORY_MAX = 1 << 30
+
+
+def new_workspace(tt_bits: int = 16):
+    """Arrays for one search at a time: ``(mv, ordk, pv, ctl, tt, tts)``.
+
+    ``tt_bits`` sets the transposition table to ``2**tt_bits`` entries (24 bytes each); 0 gives
+    a one-entry table (use ``use_tt=False`` to switch it off).
+    """
+    size = 1 << int(tt_bits)
+    mv = np.zeros((MAX_PLY + 2) * _MAX_MOVES, dtype=np.int32)
+    ordk = np.zeros((MAX_PLY + 2) * _MAX_MOVES, dtype=np.int64)
+    pv = np.zeros((MAX_PLY + 2, MAX_PLY + 2), dtype=np.int32)
+    ctl = np.zeros(CTL_SIZE, dtype=np.int64)
+    tt = np.zeros((size, 2), dtype=np.int64)
+    tts = np.zeros(size, dtype=np.float64)
+    return mv, ordk, pv, ctl, tt, tts
+
+
+# ---------------------------------------------------------------- noise
+@njit(cache=True, inline="always")
+def _splitmix64(x):
+    z = x + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def mix_seed(seed):
+    """The 64-bit stream key of a seed (any int64), as stored in ``ctl[C_SEED]``."""
+    return np.int64(_splitmix64(np.uint64(seed) ^ np.uint64(0x5DEECE66D)))
+
+
+@njit(cache=True)
+def gauss_noise(h, key):
+    """A standard normal number determined by a position hash ``h`` and a stream ``key``.
+
+    Box-Muller on two 53-bit uniforms from SplitMix64 of ``h`` xor ``key``.
+    """
+    a = _splitmix64(np.uint64(h) ^ np.uint64(key))
+    b = _splitmix64(a)
+    u1 = (np.float64(a >> np.uint64(11)) + 1.0) * (1.0 / 9007199254740992.0)  # (0, 1]
+    u2 = np.float64(b >> np.uint64(11)) * (1.0 / 9007199254740992.0)  # [0, 1)
+    return np.sqrt(-2.0 * np.log(u1)) * np.cos(2.0 * np.pi * u2)
+
+
+@njit(cache=True, inline="always")
+def _static(s, theta, ctl, noise_std):
+    v = evaluate_kind(s, theta, ctl[C_KIND])
+    if noise_std > 0.0:
+        v += noise_std * gauss_noise(s[_HASH], ctl[C_SEED])
+    return v
+
+
+# ---------------------------------------------------------------- repetition
+@njit(cache=True)
+def repetition_verdict(s, root_ply):
+    """``core.RESULT_*`` of the repetition rule at the current position, with in-search cycles.
+
+    Walks back through the positions with the same side to move. The most recent earlier
+    occurrence at or after ``root_ply`` (a cycle inside the search) gives the rule's verdict
+    over that cycle; otherwise occurrences before the root count towards the exact rule (the
+    ``REPETITION_COUNT``-th occurrence ends the game). With ``root_ply > s[PLY]`` this is exactly
+    :func:`gamelib.minishogi.core.repetition_result`. Perpetual check: as the rules module.
+    """
+    p = s[_PLY]
+    if p < 4:
+        return mc.RESULT_NONE
+    h = s[_HIST + _HS * p]
+    them = s[_HIST + _HS * p + 1] != 0 and s[_HIST + _HS * (p - 2) + 1] != 0
+    us = s[_HIST + _HS * (p - 1) + 1] != 0 and s[_HIST + _HS * (p - 3) + 1] != 0
+    cnt = 0
+    i = 4
+    while i <= p:
+        q = p - i
+        e = _HIST + _HS * q
+        them = them and s[e + 1] != 0
+        if s[e] == h:
+            cnt += 1
+            if q >= root_ply or cnt + 1 == _REP_COUNT:
+                stm = s[_STM]
+                if _PERPETUAL and (them or us):
+                    if them and us:
+                        return mc.RESULT_DRAW
+                    loser = 1 - stm if them else stm
+                else:
+                    loser = _REP_LOSER
+                return mc.RESULT_GOTE_WINS if loser == 0 else mc.RESULT_SENTE_WINS
+        if q >= 1:
+            us = us and s[e - _HS + 1] != 0
+        i += 2
+    return mc.RESULT_NONE
+
+
+@njit(cache=True)
+def init_repetition(s, ctl):
+    """Fill the hash-count table with the positions of the game history up to the root."""
+    for k in range(1 << REP_BITS):
+        ctl[C_REP + k] = 0
+    for p in range(s[_PLY] + 1):
+        ctl[C_REP + (s[_HIST + _HS * p] & REP_MASK)] += 1
+
+
+@njit(cache=True, inline="always")
+def _make(s, ctl, m):
+    mc.make_move(s, m)
+    ctl[C_REP + (s[_HASH] & REP_MASK)] += 1
+
+
+@njit(cache=True, inline="always")
+def _unmake(s, ctl):
+    ctl[C_REP + (s[_HASH] & REP_MASK)] -= 1
+    mc.unmake_move(s)
+
+
+# ---------------------------------------------------------------- move ordering
+@njit(cache=True, inline="always")
+def _capture_key(s, m):
+    cap = (m >> 11) & 15
+    key = 0
+    if cap != 0:
+        key = _KEY_CAPTURE + 16 * _VICTIM[cap] - _ATTACKER[s[(m >> 5) & 31] & 15]
+    if (m >> 10) & 1:
+        key += _KEY_PROMOTION
+    return key
+
+
+@njit(cache=True)
+def _order(s, mv, ordk, base, n, ttm, ply, ctl):
+    side = s[_STM]
+    k1 = ctl[C_KILLERS + 2 * ply]
+    k2 = ctl[C_KILLERS + 2 * ply + 1]
+    use_hist = ctl[C_USE_HISTORY] != 0
+    for i in range(base, base + n):
+        m = np.int64(mv[i])
+        if (m & 0x7FF) == ttm:
+            ordk[i] = _KEY_TT
+            continue
+        key = _capture_key(s, m)
+        if key == 0:
+            if m == k1:
+                key = _KEY_KILLER1
+            elif m == k2:
+                key = _KEY_KILLER2
+            elif use_hist:
+                key = ctl[C_HISTORY + side * 1024 + (m & 0x3FF)]
+        ordk[i] = key
+
+
+@njit(cache=True, inline="always")
+def _pick(mv, ordk, i, end):
+    """Selection sort step: bring the best remaining move to index i."""
+    b = i
+    bk = ordk[i]
+    for j in range(i + 1, end):
+        if ordk[j] > bk:
+            bk = ordk[j]
+            b = j
+    if b != i:
+        t = mv[i]
+        mv[i] = mv[b]
+        mv[b] = t
+        ordk[b] = ordk[i]
+        ordk[i] = bk
+    return np.int64(mv[i])
+
+
+@njit(cache=True, inline="always")
+def _reward_quiet(s, ctl, m, ply, depth):
+    if ctl[C_USE_KILLERS] != 0 and ctl[C_KILLERS + 2 * ply] != m:
+        ctl[C_KILLERS + 2 * ply + 1] = ctl[C_KILLERS + 2 * ply]
+        ctl[C_KILLERS + 2 * ply] = m
+    if ctl[C_USE_HISTORY] != 0:
+        i = C_HISTORY + s[_STM] * 1024 + (m & 0x3FF)
+        ctl[i] += depth * depth
+        if ctl[i] > _HISTORY_MAX:
+            for k in range(C_HISTORY, C_HISTORY + HISTORY_SIZE):
+                ctl[k] >>= 1
+
+
+@njit(cache=True, inline="always")
+def _set_pv(pv, ctl, ply, m):
+    """PV at ply = m followed by the child's PV; the leaf kind comes with it."""
+    pv[ply, 0] = m
+    n = ctl[C_PVLEN + ply + 1]
+    for k in range(n):
+        pv[ply, k + 1] = pv[ply + 1, k]
+    ctl[C_PVLEN + ply] = n + 1
+    ctl[C_LEAF + ply] = ctl[C_LEAF + ply + 1]
+
+
+@njit(cache=True, inline="always")
+def _leaf(ctl, ply, kind):
+    ctl[C_PVLEN + ply] = 0
+    ctl[C_LEAF + ply] = kind
+
+
+# ---------------------------------------------------------------- quiescence
+@njit(cache=True)
+def qsearch(s, theta, mv, ordk, pv, ctl, noise_std, alpha, beta, ply, qleft):
+    """Fail-soft quiescence search; ``qleft`` plies of quiescence left. See the module doc."""
+    if ctl[C_NODES] >= ctl[C_BUDGET]:
+        ctl[C_ABORT] = 1
+        return 0.0
+    ctl[C_NODES] += 1
+    if ply > ctl[C_SELDEPTH]:
+        ctl[C_SELDEPTH] = ply
+    _leaf(ctl, ply, LEAF_STATIC)
+    base = ply * _MAX_MOVES
+    checked = s[_HIST + _HS * s[_PLY] + 1] != 0
+    if checked:
+        n = mc.gen_moves(s, mv, base, False)
+        if n == 0:
+            _leaf(ctl, ply, LEAF_MATED)
+            return -(MATE - ply)
+        if qleft <= 0 or ply >= MAX_PLY:
+            return _static(s, theta, ctl, noise_std)
+        best = -INF - 1.0
+    else:
+        best = _static(s, theta, ctl, noise_std)
+        if qleft <= 0 or ply >= MAX_PLY or best >= beta:
+            return best
+        if best > alpha:
+            alpha = best
+        n = mc.gen_moves(s, mv, base, True)
+    for i in range(base, base + n):
+        ordk[i] = _capture_key(s, np.int64(mv[i]))
+    for i in range(base, base + n):
+        m = _pick(mv, ordk, i, base + n)
+        mc.make_move(s, m)
+        v = -qsearch(s, theta, mv, ordk, pv, ctl, noise_std, -beta, -alpha, ply + 1, qleft - 1)
+        mc.unmake_move(s)
+        if ctl[C_ABORT] != 0:
+            return 0.0
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                _set_pv(pv, ctl, ply, m)
+                if v >= beta:
+                    break
+    return best
+
+
+# ---------------------------------------------------------------- full width
+@njit(cache=True, inline="always")
+def _result_score(result, stm, ply):
+    if result == mc.RESULT_DRAW:
+        return 0.0
+    winner = 0 if result == mc.RESULT_SENTE_WINS else 1
+    return (MATE - ply) if winner == stm else -(MATE - ply)
+
+
+@njit(cache=True)
+def pvs(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, alpha, beta, depth, ply, pv_node):
+    """Fail-soft principal variation search of a non-root node at ``ply`` (>= 1)."""
+    _leaf(ctl, ply, LEAF_STATIC)
+    # game end by repetition (in-search cycles: see the module doc)
+    if ctl[C_REP + (s[_HASH] & REP_MASK)] >= 2:
+        r = repetition_verdict(s, ctl[C_ROOT_PLY])
+        if r != mc.RESULT_NONE:
+            if ctl[C_NODES] >= ctl[C_BUDGET]:
+                ctl[C_ABORT] = 1
+                return 0.0
+            ctl[C_NODES] += 1
+            _leaf(ctl, ply, LEAF_REPETITION)
+            return _result_score(r, s[_STM], ply)
+    base = ply * _MAX_MOVES
+    # game-length cap: a draw unless the side to move has no legal move
+    if ctl[C_MAX_PLIES] > 0 and s[_MOVE_NUMBER] - 1 + s[_PLY] >= ctl[C_MAX_PLIES]:
+        if ctl[C_NODES] >= ctl[C_BUDGET]:
+            ctl[C_ABORT] = 1
+            return 0.0
+        ctl[C_NODES] += 1
+        if mc.gen_moves(s, mv, base, False) == 0:
+            _leaf(ctl, ply, LEAF_MATED)
+            return -(MATE - ply)
+        _leaf(ctl, ply, LEAF_CAP)
+        return 0.0
+    if depth <= 0 or ply >= MAX_PLY:
+        return qsearch(s, theta, mv, ordk, pv, ctl, noise_std, alpha, beta, ply, ctl[C_QDEPTH])
+    if ctl[C_NODES] >= ctl[C_BUDGET]:
+        ctl[C_ABORT] = 1
+        return 0.0
+    ctl[C_NODES] += 1
+    if ply > ctl[C_SELDEPTH]:
+        ctl[C_SELDEPTH] = ply
+    h = s[_HASH]
+    ttm = -1
+    use_tt = ctl[C_USE_TT] != 0
+    if use_tt:
+        slot = h & (tt.shape[0] - 1)
+        if tt[slot, 0] == h and tt[slot, 1] != 0:
+            data = tt[slot, 1]
+            ttm = data & 0x7FF
+            if not pv_node and ((data >> 16) & 255) - 1 >= depth:
+                v = tts[slot]
+                if v > MATE_BOUND:
+                    v -= ply
+                elif v < -MATE_BOUND:
+                    v += ply
+                bound = (data >> 24) & 3
+                if bound == _BOUND_EXACT or (bound == _BOUND_LOWER and v >= beta) or (bound == _BOUND_UPPER and v <= alpha):
+                    return v
+    n = mc.gen_moves(s, mv, base, False)
+    if n == 0:
+        _leaf(ctl, ply, LEAF_MATED)
+        return -(MATE - ply)
+    _order(s, mv, ordk, base, n, ttm, ply, ctl)
+    alpha0 = alpha
+    best = -INF - 1.0
+    best_move = np.int64(-1)
+    for i in range(base, base + n):
+        m = _pick(mv, ordk, i, base + n)
+        _make(s, ctl, m)
+        if i == base or not pv_node:
+            v = -pvs(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, -beta, -alpha, depth - 1, ply + 1, pv_node)
+        else:
+            v = -pvs(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, -np.nextafter(alpha, INF), -alpha, depth - 1, ply + 1, False)
+            if v > alpha and v < beta and ctl[C_ABORT] == 0:
+                v = -pvs(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, -beta, -alpha, depth - 1, ply + 1, True)
+        _unmake(s, ctl)
+        if ctl[C_ABORT] != 0:
+            return 0.0
+        if v > best:
+            best = v
+            best_move = m
+            if v > alpha:
+                alpha = v
+                if pv_node:
+                    _set_pv(pv, ctl, ply, m)
+                if v >= beta:
+                    if ((m >> 11) & 15) == 0 and ((m >> 10) & 1) == 0:
+                        _reward_quiet(s, ctl, m, ply, depth)
+                    break
+    if use_tt:
+        if best >= beta:
+            bound = _BOUND_LOWER
+        elif best > alpha0:
+            bound = _BOUND_EXACT
+        else:
+            bound = _BOUND_UPPER
+        v = best
+        if v > MATE_BOUND:
+            v += ply
+        elif v < -MATE_BOUND:
+            v -= ply
+        slot = h & (tt.shape[0] - 1)
+        tt[slot, 0] = h
+        tt[slot, 1] = (best_move & 0x7FF) | ((depth + 1) << 16) | (bound << 24)
+        tts[slot] = v
+    return best
+
+
+@njit(cache=True)
+def search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, m, alpha, beta, depth):
+    """Value of root move ``m`` (root side's view) searched ``depth`` plies (``m`` is ply 1).
+
+    The line that follows is left in ``pv[1, :ctl[C_PVLEN + 1]]`` with its end kind in
+    ``ctl[C_LEAF + 1]``. Returns 0.0 with ``ctl[C_ABORT]`` set if the budget ran out.
+    """
+    _make(s, ctl, m)
+    v = -pvs(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, -beta, -alpha, depth - 1, 1, True)
+    _unmake(s, ctl)
+    return v
+
+
+@njit(cache=True)
+def setup(s, ctl, tt, budget, qdepth, kind, use_tt, use_killers, use_history, seed, max_plies):
+    """Reset the control block (counters, switches, killers, history, repetition counts) and TT."""
+    for k in range(C_REP):
+        ctl[k] = 0
+    ctl[C_BUDGET] = budget
+    ctl[C_ROOT_PLY] = s[_PLY]
+    ctl[C_QDEPTH] = qdepth
+    ctl[C_KIND] = kind
+    ctl[C_USE_TT] = 1 if use_tt else 0
+    ctl[C_USE_KILLERS] = 1 if use_killers else 0
+    ctl[C_USE_HISTORY] = 1 if use_history else 0
+    ctl[C_SEED] = mix_seed(seed)
+    ctl[C_MAX_PLIES] = max_plies
+    init_repetition(s, ctl)
+    if use_tt:
+        tt[:, 1] = 0
+
+
+@njit(cache=True)
+def iterate(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, max_depth, pv_out, info):
+    """Iterative deepening at the root of ``s`` (call :func:`setup` first).
+
+    Depth 1, 2, ... ``max_depth`` full-width plies, each followed by quiescence, until the node
+    budget runs out. The result is the last completed iteration's, or the unfinished one's if
+    it has finished at least its first root move (the previous best, searched first): a move
+    that beat it was proved better with the full window. If not even depth 1 finished its first
+    move, the move is the first one in move order with the root's static evaluation.
+
+    Writes the PV into ``pv_out`` and ``info = [move, pv_len, depth, partial, leaf_kind,
+    n_legal]`` and returns the score (root side to move's view). No legal move: move -1, score
+    ``-MATE``.
+    """
+    n = mc.gen_moves(s, mv, 0, False)
+    info[5] = n
+    if ctl[C_NODES] < ctl[C_BUDGET]:
+        ctl[C_NODES] += 1
+    if n == 0:
+        info[0] = -1
+        info[1] = 0
+        info[2] = 0
+        info[3] = 0
+        info[4] = LEAF_MATED
+        return -MATE
+    # root order: TT-free ordering for the first iteration, then the best move first
+    _order(s, mv, ordk, 0, n, -1, 0, ctl)
+    for i in range(n):
+        _pick(mv, ordk, i, n)
+    root_moves = mv[0:n].copy()
+    best_score = _static(s, theta, ctl, noise_std)
+    best_move = np.int64(root_moves[0])
+    pv_out[0] = best_move
+    info[0] = best_move
+    info[1] = 1
+    info[2] = 0
+    info[3] = 0
+    info[4] = LEAF_STATIC
+    max_depth = min(max_depth, MAX_PLY - 1)
+    for depth in range(1, max_depth + 1):
+        alpha = -INF
+        it_best = -INF - 1.0
+        it_move = np.int64(-1)
+        done = 0
+        for i in range(n):
+            m = np.int64(root_moves[i])
+            if i == 0:
+                v = search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, m, alpha, INF, depth)
+            else:
+                v = search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, m, alpha, np.nextafter(alpha, INF), depth)
+                if v > alpha and ctl[C_ABORT] == 0:
+                    v = search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, m, alpha, INF, depth)
+            if ctl[C_ABORT] != 0:
+                break
+            done += 1
+            if v > it_best:
+                it_best = v
+                it_move = m
+                if v > alpha:
+                    alpha = v
+                # the root's PV: m then the line below it
+                pv_out[0] = m
+                ln = ctl[C_PVLEN + 1]
+                for k in range(ln):
+                    pv_out[k + 1] = pv[1, k]
+                info[1] = ln + 1
+                info[4] = ctl[C_LEAF + 1]
+        if done == 0:
+            break
+        best_score = it_best
+        best_move = it_move
+        info[0] = best_move
+        if ctl[C_ABORT] != 0:
+            info[3] = 1
+            break
+        info[2] = depth
+        # best move first next time, the others in their order
+        j = 0
+        while root_moves[j] != best_move:
+            j += 1
+        while j > 0:
+            root_moves[j] = root_moves[j - 1]
+            j -= 1
+        root_moves[0] = best_move
+        if abs(best_score) > MATE_BOUND and MATE - abs(best_score) <= depth:
+            break  # a forced game end within the full-width horizon: deeper cannot change it
+    return best_score

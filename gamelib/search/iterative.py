@@ -1,0 +1,184 @@
+"""Iterative-deepening search under a node budget: the engine's move choice.
+
+:func:`search` validates its input, copies the state into a buffer with room for the search,
+clears the transposition table and runs :func:`gamelib.search.core.iterate` (fail-soft PVS with
+quiescence, see :mod:`gamelib.search.core`). The same position, parameters, budget and seed give
+the same result on any machine: the node budget, not the clock, stops the search, and nothing
+is kept between calls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gamelib.minishogi import core as mc
+from gamelib.minishogi.notation import format_usi
+
+from . import core as sc
+from .state import as_search_state, check_eval_args, thread_workspace
+
+__all__ = ["SearchResult", "search", "DEFAULT_TT_BITS", "mate_plies", "principal_leaf"]
+
+#: Default transposition table: 2**16 entries (1.5 MB).
+DEFAULT_TT_BITS = 16
+
+
+def mate_plies(score: float) -> int | None:
+    """Plies to the forced game end a score announces (> 0 a win, < 0 a loss), else None."""
+    if abs(score) <= sc.MATE_BOUND:
+        return None
+    plies = int(round(sc.MATE - abs(score)))
+    return plies if score > 0 else -plies
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """Result of :func:`search`.
+
+    Attributes
+    ----------
+    move : int
+        Best move (engine integer move), -1 if the side to move has no legal move.
+    score : float
+        Its value from the side to move's view (evaluation units, a pawn = 0.02); beyond
+        ±``MATE_BOUND`` a forced game end (:func:`mate_plies`).
+    pv : int32 array
+        The principal variation from ``move`` on; playing it reaches the principal leaf.
+    depth : int
+        Last completed iteration (full-width plies; 0 if none completed).
+    nodes : int
+        Positions visited, quiescence included (never more than the budget).
+    partial : bool
+        The result comes from the unfinished iteration ``depth + 1`` (its first root move, the
+        previous best, was finished and ``move`` is the best of the finished root moves).
+    leaf_kind : int
+        How the PV ends (``LEAF_STATIC``, ``LEAF_MATED``, ``LEAF_REPETITION``, ``LEAF_CAP``).
+    seldepth : int
+        Deepest ply reached (quiescence included).
+    n_legal : int
+        Number of legal root moves.
+    """
+
+    move: int
+    score: float
+    pv: np.ndarray = field(repr=False)
+    depth: int
+    nodes: int
+    partial: bool = False
+    leaf_kind: int = sc.LEAF_STATIC
+    seldepth: int = 0
+    n_legal: int = 0
+
+    @property
+    def usi(self) -> str | None:
+        """The move in USI notation, None if there is none."""
+        return None if self.move < 0 else format_usi(self.move)
+
+    @property
+    def pv_usi(self) -> list[str]:
+        """The PV in USI notation."""
+        return [format_usi(int(m)) for m in self.pv]
+
+    @property
+    def mate(self) -> int | None:
+        """Plies to a forced game end (> 0: the side to move wins), or None."""
+        return mate_plies(self.score)
+
+
+def _check_int(name, v, lo):
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
+        raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
+    return int(v)
+
+
+def search(
+    s,
+    theta,
+    kind,
+    max_depth: int,
+    node_budget: int,
+    qdepth: int = 8,
+    noise_std: float = 0.0,
+    seed: int = 0,
+    *,
+    max_plies: int = 0,
+    tt_bits: int = DEFAULT_TT_BITS,
+    use_tt: bool = True,
+    killers: bool = True,
+    history: bool = True,
+) -> SearchResult:
+    """Best move of ``s`` by iterative deepening under a node budget.
+
+    Parameters
+    ----------
+    s : int64 state array or :class:`gamelib.minishogi.Position`
+        The position with its game history (used for repetitions; not modified).
+    theta : float64 array of length ``N_FEATURES``
+        The evaluation's parameters.
+    kind : int
+        ``EVAL_MATERIAL`` or ``EVAL_LINEAR`` (:mod:`gamelib.evaluation.shogi`).
+    max_depth : int
+        Deepest full-width iteration (``>= 1``; capped at ``MAX_PLY - 1``).
+    node_budget : int
+        Most positions to visit (``>= 1``), quiescence included.
+    qdepth : int
+        Quiescence plies below the full-width horizon.
+    noise_std : float
+        Standard deviation of the Gaussian evaluation noise (the paper's matches:
+        ``sqrt(0.001)``); 0 for none.
+    seed : int
+        Seed of the noise (any integer; only its low 64 bits matter).
+    max_plies : int
+        Game-length cap of the game (a position at that ply is a draw), 0 for none.
+    tt_bits : int
+        Transposition table size ``2**tt_bits`` entries.
+    use_tt, killers, history : bool
+        Switches of the TT and of the killer and history move orderings (for measurements).
+
+    Returns
+    -------
+    SearchResult
+    """
+    max_depth = _check_int("max_depth", max_depth, 1)
+    node_budget = _check_int("node_budget", node_budget, 1)
+    qdepth = _check_int("qdepth", qdepth, 0)
+    max_plies = _check_int("max_plies", max_plies, 0)
+    tt_bits = _check_int("tt_bits", tt_bits, 0)
+    if tt_bits > 30:
+        raise ValueError(f"tt_bits must be at most 30, got {tt_bits}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    noise_std = float(noise_std)
+    if not np.isfinite(noise_std) or noise_std < 0:
+        raise ValueError(f"noise_std must be a finite number >= 0, got {noise_std!r}")
+    theta, kind = check_eval_args(theta, kind)
+    max_depth = min(max_depth, sc.MAX_PLY - 1)
+    st = as_search_state(s, sc.MAX_PLY + 2)
+    mv, ordk, pv, ctl, tt, tts = thread_workspace(tt_bits)
+    seed64 = np.int64(np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF).view(np.int64))
+    sc.setup(st, ctl, tt, node_budget, qdepth, kind, use_tt, killers, history, seed64, max_plies)
+    pv_out = np.zeros(sc.MAX_PLY + 2, dtype=np.int32)
+    info = np.zeros(6, dtype=np.int64)
+    score = sc.iterate(st, theta, mv, ordk, pv, ctl, tt, tts, noise_std, max_depth, pv_out, info)
+    move, plen, depth, partial, leaf_kind, n_legal = (int(x) for x in info)
+    return SearchResult(
+        move=move,
+        score=float(score),
+        pv=pv_out[:plen].copy(),
+        depth=depth,
+        nodes=int(ctl[sc.C_NODES]),
+        partial=bool(partial),
+        leaf_kind=leaf_kind,
+        seldepth=int(ctl[sc.C_SELDEPTH]),
+        n_legal=n_legal,
+    )
+
+
+def principal_leaf(s, result: SearchResult) -> np.ndarray:
+    """The state at the end of ``result.pv`` played from ``s`` (a copy; ``s`` is not modified)."""
+    st = as_search_state(s, len(result.pv) + 1)
+    for m in result.pv:
+        mc.make_move(st, int(m))
+    return st

@@ -1,0 +1,202 @@
+"""Principal leaves of every root move: ``evl(s, a; θ)`` and ``φ(s̃; s, a)`` of the PGLeaf paper, eq. (5).
+
+For each legal move ``a`` of a root position ``s``, :func:`root_leaves` searches the position
+after ``a`` with the full window (exact value, no pruning across root moves, no transposition
+table, no noise) ``depth`` plies full width counting ``a`` as ply 1, then ``qdepth`` plies of
+quiescence; the paper's learning setting, "1 ply full width + 4 plies of quiescence", is
+``depth=1, qdepth=4`` (``depth=1, qdepth=0``: the position right after ``a``, as REINFORCE and
+TD(λ) use it). It returns
+
+* ``scores[k] = evl(s, a_k; θ)``, from the point of view of the side to move at ``s``, and
+* the sparse features ``φ(s̃_k)`` of the principal leaf ``s̃_k`` **from the same side's point of
+  view**: ``φ = +φ_eval(s̃)`` if the side to move at ``s̃`` is the root's, ``-φ_eval(s̃)`` otherwise
+  (the evaluation is antisymmetric, ``θ·φ_eval(s̃)`` is from the side to move at ``s̃``), so that
+
+  .. math:: evl(s, a_k; θ) = θ · φ(s̃_k)   \\qquad \\text{(eq. 5, tested to 1e-12)}
+
+  for every non-terminal leaf. A leaf where the game ends (a mate or stalemate, the repetition
+  rule, the game-length cap) has ``leaf_kind != LEAF_STATIC``, no features, and the constant
+  game-end score of :mod:`gamelib.search.core` (``±(MATE - plies)``, or 0 for a draw); its
+  gradient is zero.
+
+The features are in compressed sparse rows: row ``k`` is
+``leaf_idx[leaf_ptr[k]:leaf_ptr[k+1]]``, ``leaf_val[...]``. :func:`root_leaves_into` is the same
+in nopython code for the learners' loops (buffers from :func:`new_leaves_buffers`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from gamelib.evaluation.shogi import MAX_ACTIVE, features
+from gamelib.minishogi import core as mc
+
+from . import core as sc
+from .state import as_search_state, check_eval_args, thread_workspace
+
+__all__ = ["RootLeaves", "root_leaves", "root_leaves_into", "new_leaves_buffers"]
+
+_NO_BUDGET = np.int64(1) << 62
+
+
+def new_leaves_buffers():
+    """Output buffers of :func:`root_leaves_into`: ``(moves, scores, leaf_kind, leaf_ptr,
+    leaf_idx, leaf_val, fidx, fval)`` sized for any position (``MAX_MOVES`` moves)."""
+    n = mc.MAX_MOVES
+    return (
+        np.zeros(n, dtype=np.int32),
+        np.zeros(n, dtype=np.float64),
+        np.zeros(n, dtype=np.int8),
+        np.zeros(n + 1, dtype=np.int64),
+        np.zeros(n * MAX_ACTIVE, dtype=np.int32),
+        np.zeros(n * MAX_ACTIVE, dtype=np.float64),
+        np.zeros(MAX_ACTIVE, dtype=np.int32),
+        np.zeros(MAX_ACTIVE, dtype=np.float64),
+    )
+
+
+@njit(cache=True)
+def root_leaves_into(s, theta, kind, depth, qdepth, max_plies, ws, out):
+    """Nopython :func:`root_leaves`: fills the buffers ``out`` and returns the number of moves.
+
+    Parameters
+    ----------
+    s : int64 array
+        The root state; restored on return. Its history must have room for
+        ``s[PLY] + depth + qdepth + 1`` plies.
+    theta : float64 array
+        The evaluation's parameters.
+    kind : int
+        ``EVAL_MATERIAL`` or ``EVAL_LINEAR`` (:mod:`gamelib.evaluation.shogi`).
+    depth, qdepth : int
+        Full-width plies (the move itself is ply 1; ``depth >= 1``) and quiescence plies.
+    max_plies : int
+        Game-length cap (a position at ``max_plies`` plies of the game is a draw), 0 for none.
+    ws : tuple
+        A workspace from :func:`gamelib.search.core.new_workspace` (any TT size).
+    out : tuple
+        Buffers from :func:`new_leaves_buffers`; ``moves[:n]``, ``scores[:n]``,
+        ``leaf_kind[:n]``, ``leaf_ptr[:n+1]``, ``leaf_idx/leaf_val[:leaf_ptr[n]]`` are written.
+    """
+    mv, ordk, pv, ctl, tt, tts = ws
+    moves, scores, leaf_kind, leaf_ptr, leaf_idx, leaf_val, fidx, fval = out
+    if depth < 1 or qdepth < 0 or depth + qdepth >= sc.MAX_PLY:
+        raise ValueError("root_leaves_into: need depth >= 1, qdepth >= 0 and depth + qdepth < MAX_PLY")
+    if s.shape[0] < mc.HIST + mc.HIST_STRIDE * (s[mc.PLY] + depth + qdepth + 2):
+        raise ValueError("root_leaves_into: the state's history is too short for the search")
+    sc.setup(s, ctl, tt, _NO_BUDGET, qdepth, kind, False, True, True, 0, max_plies)
+    n = mc.gen_moves(s, mv, 0, False)
+    root_side = s[mc.STM]
+    leaf_ptr[0] = 0
+    nnz = 0
+    for k in range(n):
+        moves[k] = mv[k]
+    for k in range(n):
+        m = np.int64(moves[k])
+        v = sc.search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, 0.0, m, -sc.INF, sc.INF, depth)
+        scores[k] = v
+        lk = ctl[sc.C_LEAF + 1]
+        leaf_kind[k] = lk
+        if lk == sc.LEAF_STATIC:
+            plen = ctl[sc.C_PVLEN + 1]
+            mc.make_move(s, m)
+            for j in range(plen):
+                mc.make_move(s, np.int64(pv[1, j]))
+            nf = features(s, fidx, fval)
+            sign = 1.0 if s[mc.STM] == root_side else -1.0
+            for j in range(plen + 1):
+                mc.unmake_move(s)
+            for j in range(nf):
+                leaf_idx[nnz] = fidx[j]
+                leaf_val[nnz] = sign * fval[j]
+                nnz += 1
+        leaf_ptr[k + 1] = nnz
+    return n
+
+
+@dataclass(frozen=True)
+class RootLeaves:
+    """Every root move with its search value and principal leaf (see the module doc).
+
+    Attributes
+    ----------
+    moves : int32[n]
+        The legal root moves (engine integer moves), in generation order.
+    scores : float64[n]
+        ``evl(s, a; θ)`` from the root side to move's view.
+    leaf_kind : int8[n]
+        How the principal line ends (``LEAF_STATIC`` or a game end: ``LEAF_MATED``,
+        ``LEAF_REPETITION``, ``LEAF_CAP``).
+    leaf_ptr : int64[n+1], leaf_idx : int32[nnz], leaf_val : float64[nnz]
+        The leaves' features (root side's view) as compressed sparse rows.
+    """
+
+    moves: np.ndarray
+    scores: np.ndarray
+    leaf_kind: np.ndarray
+    leaf_ptr: np.ndarray
+    leaf_idx: np.ndarray
+    leaf_val: np.ndarray
+
+    @property
+    def terminal(self) -> np.ndarray:
+        """bool[n]: the principal line ends the game (constant score, no features)."""
+        return self.leaf_kind != sc.LEAF_STATIC
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    def dense(self, n_features: int) -> np.ndarray:
+        """The leaves' features as a dense ``(n, n_features)`` array."""
+        out = np.zeros((len(self.moves), n_features))
+        for k in range(len(self.moves)):
+            a, b = self.leaf_ptr[k], self.leaf_ptr[k + 1]
+            np.add.at(out[k], self.leaf_idx[a:b], self.leaf_val[a:b])
+        return out
+
+
+def root_leaves(s, theta, kind, depth: int = 1, qdepth: int = 4, *, max_plies: int = 0) -> RootLeaves:
+    """Search every root move of ``s`` and return its value and principal leaf's features.
+
+    Parameters
+    ----------
+    s : int64 state array or :class:`gamelib.minishogi.Position`
+        The root position with its game history (not modified).
+    theta : float64 array of length ``N_FEATURES``
+        The evaluation's parameters.
+    kind : int
+        ``EVAL_MATERIAL`` or ``EVAL_LINEAR``.
+    depth : int
+        Full-width plies, the root move being ply 1 (the paper's learning setting: 1).
+    qdepth : int
+        Quiescence plies after them (the paper's learning setting: 4).
+    max_plies : int
+        The game-length cap (e.g. 300): a line reaching it ends in a draw; 0 for none.
+
+    Returns
+    -------
+    RootLeaves
+        Empty (``n = 0``) if the side to move has no legal move.
+    """
+    depth, qdepth, max_plies = _check_depths(depth, qdepth, max_plies)
+    theta, kind = check_eval_args(theta, kind)
+    st = as_search_state(s, depth + qdepth + 2)
+    ws = thread_workspace(0)
+    out = new_leaves_buffers()
+    n = root_leaves_into(st, theta, kind, depth, qdepth, max_plies, ws, out)
+    moves, scores, lk, ptr, idx, val = out[:6]
+    nnz = ptr[n]
+    return RootLeaves(moves[:n].copy(), scores[:n].copy(), lk[:n].copy(), ptr[: n + 1].copy(), idx[:nnz].copy(), val[:nnz].copy())
+
+
+def _check_depths(depth, qdepth, max_plies):
+    for name, v, lo in (("depth", depth, 1), ("qdepth", qdepth, 0), ("max_plies", max_plies, 0)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
+            raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
+    if depth + qdepth >= sc.MAX_PLY:
+        raise ValueError(f"depth + qdepth must be < {sc.MAX_PLY}, got {depth} + {qdepth}")
+    return int(depth), int(qdepth), int(max_plies)
+
