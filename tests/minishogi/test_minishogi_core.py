@@ -6,10 +6,10 @@ import random
 
 import numpy as np
 import pytest
-from minishogi_oracle import VARIANT, sf, sfen_to_fen, usi_to_ffish
 from numba import njit
 
 import gamelib.minishogi as ms
+from gamelib.minishogi.ffish import VARIANT, sf, sfen_to_fen, usi_to_ffish
 from gamelib.minishogi import core
 
 #: Published minishogi perft of the start position, depths 1-6.

@@ -11,9 +11,9 @@ import random
 
 import numpy as np
 import pytest
-from minishogi_oracle import ffish_outcome, sfen_to_fen, usi_to_ffish
 
 import gamelib.minishogi as ms
+from gamelib.minishogi.ffish import ffish_outcome, sfen_to_fen, usi_to_ffish
 from gamelib.minishogi import core
 
 # Repetition sequences: (start SFEN, moves, expected result at the end). Each prefix is also

@@ -10,7 +10,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from minishogi_oracle import (
+
+import gamelib.minishogi as ms
+from gamelib.minishogi.ffish import (
     VARIANT,
     fen_to_sfen,
     ffish_legal_usi,
@@ -20,8 +22,6 @@ from minishogi_oracle import (
     sfen_to_fen,
     usi_to_ffish,
 )
-
-import gamelib.minishogi as ms
 
 # Hand-made positions for rules that random play seldom reaches; each is compared with pyffish.
 SPECIAL_POSITIONS = {

@@ -1,14 +1,34 @@
-"""pyffish (Fairy-Stockfish) as the rules oracle for the minishogi tests.
+"""pyffish (Fairy-Stockfish's Python binding) as an independent rules oracle.
 
-Fairy-Stockfish writes minishogi positions in its own FEN dialect and moves in chess coordinates;
-this module converts, and adapts its rules to ours: it generates pawn-drop mates (and scores
-them as a loss for the dropper), which our rules do not generate, so :func:`ffish_moves` removes
-them.
+Used by the tests, the benchmark and the engine chapter; it needs ``pyffish`` (a test-only
+dependency, ``pip install pyffish``), which is imported when this module is.
+
+Fairy-Stockfish writes minishogi positions in its own FEN dialect (``rbsgk/4p/5/P4/KGSBR[] w - -
+0 1``: the pocket in brackets, ``w`` = sente to move) and moves in chess coordinates (``a1b2``,
+``P@c3``, file ``a`` = USI file 5, rank 1 = USI rank ``e``). This module converts, and adapts its
+rules to ours: Fairy-Stockfish generates pawn-drop mates (and scores them as a loss for the
+dropper), which our rules do not generate, so :func:`ffish_moves` removes them; its repetition
+result is read from the side to move's point of view (:func:`ffish_outcome`).
 """
 
 from __future__ import annotations
 
-import pyffish as sf
+try:
+    import pyffish as sf
+except ImportError as err:  # pragma: no cover - depends on the environment
+    raise ImportError("gamelib.minishogi.ffish needs pyffish (pip install pyffish), the rules oracle") from err
+
+__all__ = [
+    "VARIANT",
+    "usi_to_ffish",
+    "ffish_to_usi",
+    "sfen_to_fen",
+    "fen_to_sfen",
+    "ffish_moves",
+    "ffish_legal_usi",
+    "ffish_perft",
+    "ffish_outcome",
+]
 
 VARIANT = "minishogi"
 _RANKS = "abcde"
