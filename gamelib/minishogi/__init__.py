@@ -6,17 +6,22 @@ once, in :mod:`gamelib.minishogi.rules`. Layers:
 * :func:`legal_moves`, :func:`perft`, :func:`outcome` -- the stable string API (SFEN in, USI
   moves in and out);
 * :class:`Position` (alias :class:`Board`) -- a python-chess-like position with push/pop;
+* :func:`random_game`, :func:`random_positions` -- seeded random games and positions;
 * :mod:`gamelib.minishogi.notation` -- SFEN and USI parsing (with clear ``ValueError`` messages)
   and formatting;
 * :mod:`gamelib.minishogi.core` -- the numba core: one ``int64`` state array with its history,
   integer moves, legal move generation into ``int32`` buffers, make/unmake, Zobrist hashing,
-  check and game-end tests, perft. Search and learners call it from ``@njit`` code.
+  check and game-end tests, perft. Search and learners call it from ``@njit`` code;
+* :mod:`gamelib.minishogi.ffish` -- pyffish (Fairy-Stockfish) as an independent oracle (needs the
+  test-only dependency pyffish);
+* :mod:`gamelib.minishogi.bench` -- ``python -m gamelib.bench minishogi``.
 """
 
 from . import core, rules
 from .notation import format_sfen, format_usi, parse_sfen, parse_square, parse_usi, square_name, usi_to_move
 from .position import RESULT_NAMES, Board, Position, legal_moves, outcome, perft
 from .rules import DEFAULT_MAX_PLIES, START_SFEN
+from .sampling import random_game, random_positions
 
 __all__ = [
     "core",
@@ -36,4 +41,6 @@ __all__ = [
     "usi_to_move",
     "parse_square",
     "square_name",
+    "random_game",
+    "random_positions",
 ]

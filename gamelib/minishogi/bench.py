@@ -21,7 +21,8 @@ from .rules import START_SFEN
 _VARIANT = "minishogi"
 
 
-def _time_ours(depth: int, repeat: int) -> tuple[int, float]:
+def time_perft(depth: int, repeat: int = 3) -> tuple[int, float]:
+    """(leaves, best seconds) of our perft from the start position, after compilation."""
     s = Position(START_SFEN).state
     core.perft(s, min(depth, 2))  # compile (or load from the cache) before timing
     best, leaves = float("inf"), 0
@@ -39,7 +40,8 @@ def _pyffish_perft(sf, fen: str, depth: int, moves: list[str]) -> int:
     return sum(_pyffish_perft(sf, fen, depth - 1, moves + [m]) for m in legal)
 
 
-def _time_pyffish(depth: int, repeat: int) -> tuple[int, float] | None:
+def time_pyffish_perft(depth: int, repeat: int = 1) -> tuple[int, float] | None:
+    """(leaves, best seconds) of a Python perft loop over pyffish; ``None`` without pyffish."""
     try:
         import pyffish as sf
     except ImportError:
@@ -73,16 +75,16 @@ def main(argv: list[str] | None = None) -> int:
     if not 1 <= args.depth <= 8 or not 1 <= args.pyffish_depth <= 5 or args.repeat < 1:
         parser.error("need 1 <= --depth <= 8, 1 <= --pyffish-depth <= 5, --repeat >= 1")
 
-    leaves, seconds = _time_ours(args.depth, args.repeat)
+    leaves, seconds = time_perft(args.depth, args.repeat)
     print(_line("gamelib", args.depth, leaves, seconds))
     if args.no_pyffish:
         return 0
-    theirs = _time_pyffish(args.pyffish_depth, 1 if args.pyffish_depth >= 4 else args.repeat)
+    theirs = time_pyffish_perft(args.pyffish_depth, 1 if args.pyffish_depth >= 4 else args.repeat)
     if theirs is None:
         print("pyffish is not installed (pip install pyffish): no reference measurement")
         return 0
     f_leaves, f_seconds = theirs
-    o_leaves, o_seconds = _time_ours(args.pyffish_depth, max(args.repeat, 5))
+    o_leaves, o_seconds = time_perft(args.pyffish_depth, max(args.repeat, 5))
     print(_line("pyffish (Python loop, one call per node)", args.pyffish_depth, f_leaves, f_seconds))
     print(_line("gamelib", args.pyffish_depth, o_leaves, o_seconds))
     if f_leaves != o_leaves:
