@@ -30,9 +30,10 @@ A position *and its history* is one ``int64`` array ``s`` (make it with :func:`n
                             ``k = 2`` the move made from it (valid for ``p < s[PLY]``)
 ==========================  ===========================================================
 
-Entries beyond ``s[PLY]`` are stale. The history makes :func:`unmake_move` need no argument and gives the repetition rule the
-hashes and check flags it needs. ``len(s) = HIST + 4 * (capacity + 1)``; :func:`make_move`
-raises ``IndexError`` when the history is full.
+Entries beyond ``s[PLY]`` are stale. The history makes :func:`unmake_move` need no argument
+and gives the repetition rule the hashes and check flags it needs. ``len(s) = HIST + 4 *
+(capacity + 1)``; :func:`make_move` raises ``IndexError`` when the history is full. A search
+works on its own copy (``s.copy()``, or ``np.concatenate`` with zeros for more capacity).
 
 Integer moves
 -------------
@@ -54,6 +55,15 @@ Move generation
 pinned pieces once by scanning the eight rays from the king, so that only king moves need an
 attack test; in check it generates only evasions. ``MAX_MOVES`` bounds the number of moves of a
 position.
+
+The calls a search makes (all nopython)
+---------------------------------------
+``gen_moves(s, buf, start, captures_only)`` (legal moves, or legal captures only),
+``make_move(s, m)``, ``unmake_move(s)``, ``in_check(s)``, ``gives_check(s, m)``,
+``is_attacked(s, sq, by)``, ``is_legal(s, m, buf, start)`` (e.g. a transposition-table move),
+``is_capture(m)`` / ``captured_type(m)`` / ``is_promotion(m)`` / ``is_drop(m)``, ``last_move(s)``,
+``repetition_result(s)`` and ``game_result(s, buf, start, max_plies)`` (``RESULT_*`` codes), and
+``s[HASH]`` as the transposition key.
 """
 
 from __future__ import annotations
