@@ -123,7 +123,7 @@ def _positions_of_random_game(choices):
     return pos, seen
 
 
-@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.integers(min_value=0, max_value=10**6), min_size=1, max_size=160))
 def test_random_games_round_trip_through_sfen(choices):
     """Every position of a random legal game: SFEN out and in gives the same position, the same
@@ -144,7 +144,7 @@ def test_random_games_round_trip_through_sfen(choices):
     assert (pos.state[:n] == ms.Position().state[:n]).all()
 
 
-@settings(max_examples=40, deadline=None, derandomize=True)
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
 @given(st.lists(st.integers(min_value=0, max_value=10**6), min_size=1, max_size=80))
 def test_usi_moves_round_trip(choices):
     pos, _ = _positions_of_random_game(choices)
