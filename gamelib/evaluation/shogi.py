@@ -1,110 +1,622 @@
-"""Linear evaluation of 5×5 shogi positions (first version: the material block only).
+"""The linear evaluation of 5×5 shogi positions over the PGLeaf paper's features.
 
-The full feature set lands next; the signatures below are the contract with the search.
+Morioka & Igarashi (section 5.1) evaluate a position with a linear function of 8,033 features
+of six kinds: material; the position of a piece on the board; the relative position of two
+pieces; the type of piece blocking a sliding piece's line; piece mobility; the number of squares
+the king can move to. The paper does not spell the features out, so this module fixes one layout
+of those six kinds, with :data:`N_FEATURES` = 7,886 parameters.
+
+Antisymmetry
+------------
+Let :math:`\\psi_c(s)` be the features *of side* :math:`c` -- its pieces, its pairs, its sliders,
+its mobility -- read on the board as :math:`c` sees it (its own pieces "own", the board rotated
+by 180° for gote, so that every side moves "north"). The evaluation uses
+
+.. math::  \\phi(s) = \\psi_{\\mathrm{stm}}(s) - \\psi_{\\mathrm{opp}}(s) = \\psi(s) - \\psi(\\hat s),
+           \\qquad v(s) = \\theta \\cdot \\phi(s),
+
+with :math:`\\psi = \\psi_{\\mathrm{stm}}` and :math:`\\hat s` the colour-swapped, 180°-rotated
+position with the same colour to move (the side to move of :math:`\\hat s` owns what the
+opponent owned in :math:`s`). So :math:`\\phi(\\hat s) = -\\phi(s)` exactly, for every
+:math:`\\theta`: a position is worth to one side exactly minus what it is worth to the other.
+Nothing in :math:`\\psi_c` depends on whose turn it is, so :math:`v` is the value from the side
+to move's point of view without a tempo term, in the paper's units (a pawn is 0.02).
+
+Feature layout
+--------------
+Squares are named as the feature's side sees the board (sente's coordinates, ``5a`` is the far
+left corner); the piece types are P S G B R K +P +S +B +R (codes 1..10 of
+:mod:`gamelib.minishogi.rules`); "own" and "enemy" are relative to the side :math:`c` whose
+:math:`\\psi_c` holds the feature. Each active feature of :math:`\\psi_c` has value 1 (hands:
+the number of pieces), so :math:`\\phi` holds small integers.
+
+==============  ======  ======  ===========================================================
+block           offset  size    one feature per ...
+==============  ======  ======  ===========================================================
+material        0       14      board type (P S G B R +P +S +B +R) and hand type (P S G B R)
+piece_square    14      250     own piece type (10, king included) × square (25)
+pair_own        264     2,376   unordered pair of own pieces (type, type) × relative offset
+                                (dr, dc), max(|dr|, |dc|) ≤ 3 (48 offsets; a pair of equal
+                                types and its reverse offset are one feature; no king-king)
+pair_enemy      2,640   4,800   own piece type (10) × enemy piece type (10) × offset (48)
+blocker         7,440   320     own slider (B R +B +R) × its sliding direction (4) × the first
+                                piece on that line (type × own/enemy = 20)
+mobility        7,760   117     own non-king type (9) × number of squares it can move to (0..12)
+king_mobility   7,877   9       number of squares the own king can move to (0..8)
+**total**               7,886
+==============  ======  ======  ===========================================================
+
+Mobility counts the squares a piece reaches by the movement rules that are empty or hold an
+enemy piece (pins and checks ignored, promotion not double counted); king mobility counts only
+the squares not attacked by the enemy (the king's legal moves).
+
+Functions
+---------
+All kernels are ``@njit(cache=True)`` and take the :mod:`gamelib.minishogi.core` state array:
+:func:`evaluate` (θ·φ, computed directly without building φ), :func:`evaluate_material` (the
+material block only; the "material-only" engine), :func:`evaluate_kind` (the dispatcher the
+search calls), :func:`features` (the sparse φ: sorted unique indices, non-zero values). Both
+evaluation and features are produced by one feature scan, so ``evaluate(s, θ) == θ·φ(s)`` by
+construction. :func:`initial_theta` gives the paper's initial weights (Table 1 piece values,
+the rest small seeded noise); :func:`save_theta` / :func:`load_theta` store parameters as
+``.npz`` files that carry :data:`LAYOUT_NAME` and :data:`FORMAT_VERSION`.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros as _ctz
 
+from gamelib.experiments.atomic import load_npz, save_npz_atomic
 from gamelib.minishogi import core
+from gamelib.minishogi import rules as R
+from gamelib.minishogi.notation import SQUARE_NAMES
 
-HAND = core.HAND
-STM = core.STM
+__all__ = [
+    "N_FEATURES",
+    "MAX_ACTIVE",
+    "EVAL_MATERIAL",
+    "EVAL_LINEAR",
+    "LAYOUT",
+    "LAYOUT_NAME",
+    "FORMAT_VERSION",
+    "Block",
+    "block",
+    "PIECE_VALUES",
+    "evaluate",
+    "evaluate_material",
+    "evaluate_kind",
+    "features",
+    "sparse_features",
+    "dense_features",
+    "feature_name",
+    "check_theta",
+    "initial_theta",
+    "table1_theta",
+    "save_theta",
+    "load_theta",
+]
 
-#: Material block: 9 board types (P S G B R +P +S +B +R) then 5 hand types (P S G B R).
-MATERIAL_OFFSET = 0
-MATERIAL_SIZE = 14
-N_FEATURES = 7886
-MAX_ACTIVE = 256
-
+#: ``kind`` argument of :func:`evaluate_kind`: the material block only / the full evaluation.
 EVAL_MATERIAL = 0
 EVAL_LINEAR = 1
 
-# board piece type (0..10) -> material feature (-1: empty or king)
-_MAT_BOARD = np.array([-1, 0, 1, 2, 3, 4, -1, 5, 6, 7, 8], dtype=np.int64)
+#: Name of the feature layout, stored in parameter files.
+LAYOUT_NAME = "minishogi-pgleaf-linear"
+#: Version of the layout and of the parameter file format.
+FORMAT_VERSION = 1
 
 
-@njit(cache=True)
-def _material_counts(s, out):
-    """out[k] = (count of the side to move) - (count of the opponent) for material feature k."""
-    stm = s[STM]
-    for k in range(MATERIAL_SIZE):
-        out[k] = 0
-    for sq in range(25):
-        pc = s[sq]
-        if pc == 0:
-            continue
-        f = _MAT_BOARD[pc & 15]
-        if f < 0:
-            continue
-        if (pc >> 4) == stm:
-            out[f] += 1
-        else:
-            out[f] -= 1
-    for t in range(5):
-        out[9 + t] += s[HAND + 5 * stm + t] - s[HAND + 5 * (1 - stm) + t]
+@dataclass(frozen=True)
+class Block:
+    """A block of consecutive features: ``theta[offset:offset + size]``."""
+
+    name: str
+    offset: int
+    size: int
+    description: str
+
+    @property
+    def stop(self) -> int:
+        return self.offset + self.size
+
+    @property
+    def slice(self) -> slice:
+        return slice(self.offset, self.stop)
 
 
-@njit(cache=True)
-def evaluate_material(s, theta):
-    """Material part of θ·φ(s), from the side to move's point of view."""
-    stm = s[STM]
-    v = 0.0
-    for sq in range(25):
-        pc = s[sq]
-        if pc == 0:
-            continue
-        f = _MAT_BOARD[pc & 15]
-        if f < 0:
-            continue
-        if (pc >> 4) == stm:
-            v += theta[MATERIAL_OFFSET + f]
-        else:
-            v -= theta[MATERIAL_OFFSET + f]
-    for t in range(5):
-        v += (s[HAND + 5 * stm + t] - s[HAND + 5 * (1 - stm) + t]) * theta[MATERIAL_OFFSET + 9 + t]
-    return v
+# ----------------------------------------------------------------------------- geometry
+_PIECE_TYPES = tuple(range(1, R.N_PIECE_TYPES))  # 1..10: P S G B R K +P +S +B +R
+_TYPE_NAMES = {t: ("+" + R.PIECE_LETTERS[R.UNPROMOTED[t]] if t in R.UNPROMOTED else R.PIECE_LETTERS[t]) for t in _PIECE_TYPES}
+_MATERIAL_BOARD_TYPES = (R.PAWN, R.SILVER, R.GOLD, R.BISHOP, R.ROOK, R.TOKIN, R.PRO_SILVER, R.HORSE, R.DRAGON)
+_SLIDER_TYPES = (R.BISHOP, R.ROOK, R.HORSE, R.DRAGON)
+_PAIR_RADIUS = 3
+_MAX_MOBILITY = 12  # a horse or dragon in the centre of the 5×5 board
+_N_KING_MOVES = 8
 
 
-@njit(cache=True)
-def features(s, idx, val):
-    """Write the sparse φ(s) into ``idx``/``val`` and return the number of entries."""
-    counts = np.empty(MATERIAL_SIZE, dtype=np.int64)
-    _material_counts(s, counts)
+def _offset81(dr: int, dc: int) -> int:
+    return (dr + 4) * 9 + (dc + 4)
+
+
+_OFFSETS = [(dr, dc) for dr in range(-_PAIR_RADIUS, _PAIR_RADIUS + 1) for dc in range(-_PAIR_RADIUS, _PAIR_RADIUS + 1) if (dr, dc) != (0, 0)]
+
+
+def _build_layout():
+    """Blocks and the index tables of the pair features (see the module docstring)."""
+    n_off = len(_OFFSETS)
+    pair_own = np.full((R.N_PIECE_TYPES, R.N_PIECE_TYPES, 81), -1, dtype=np.int64)
+    names_own = []
+    k = 0
+    for i, ta in enumerate(_PIECE_TYPES):
+        for tb in _PIECE_TYPES[i:]:
+            if ta == tb == R.KING:
+                continue
+            for dr, dc in _OFFSETS:
+                if ta == tb and (dr < 0 or (dr == 0 and dc < 0)):
+                    continue  # the pair seen from the other piece: same feature
+                pair_own[ta, tb, _offset81(dr, dc)] = k
+                pair_own[tb, ta, _offset81(-dr, -dc)] = k
+                names_own.append(f"own {_TYPE_NAMES[ta]} with own {_TYPE_NAMES[tb]} at ({dr:+d},{dc:+d})")
+                k += 1
+    n_pair_own = k
+    pair_enemy = np.full((R.N_PIECE_TYPES, R.N_PIECE_TYPES, 81), -1, dtype=np.int64)
+    names_enemy = []
+    k = 0
+    for ta in _PIECE_TYPES:
+        for tb in _PIECE_TYPES:
+            for dr, dc in _OFFSETS:
+                pair_enemy[ta, tb, _offset81(dr, dc)] = k
+                names_enemy.append(f"own {_TYPE_NAMES[ta]} with enemy {_TYPE_NAMES[tb]} at ({dr:+d},{dc:+d})")
+                k += 1
+    assert k == len(_PIECE_TYPES) ** 2 * n_off
+    sizes = [
+        ("material", len(_MATERIAL_BOARD_TYPES) + len(R.HAND_TYPES),
+         "piece count difference per board type (P S G B R +P +S +B +R) and hand type (P S G B R)"),
+        ("piece_square", len(_PIECE_TYPES) * R.SQUARES, "own piece type × square, as its owner sees the board"),
+        ("pair_own", n_pair_own, f"two own pieces: types × relative offset, max(|dr|,|dc|) ≤ {_PAIR_RADIUS}"),
+        ("pair_enemy", len(_PIECE_TYPES) ** 2 * n_off, f"own piece, enemy piece: types × relative offset, max(|dr|,|dc|) ≤ {_PAIR_RADIUS}"),
+        ("blocker", len(_SLIDER_TYPES) * 4 * 2 * len(_PIECE_TYPES), "own slider × direction × first piece on its line (type, own/enemy)"),
+        ("mobility", len(_MATERIAL_BOARD_TYPES) * (_MAX_MOBILITY + 1), "own non-king type × squares it can move to (0..12)"),
+        ("king_mobility", _N_KING_MOVES + 1, "squares the own king can move to (0..8)"),
+    ]
+    blocks, offset = [], 0
+    for name, size, description in sizes:
+        blocks.append(Block(name, offset, size, description))
+        offset += size
+    return tuple(blocks), pair_own, pair_enemy, names_own, names_enemy
+
+
+LAYOUT, _PAIR_OWN_LOCAL, _PAIR_ENEMY_LOCAL, _PAIR_OWN_NAMES, _PAIR_ENEMY_NAMES = _build_layout()
+_BLOCKS = {b.name: b for b in LAYOUT}
+#: Number of parameters (features) of the evaluation.
+N_FEATURES = LAYOUT[-1].stop
+
+
+def block(name: str) -> Block:
+    """The :class:`Block` called ``name`` (``ValueError`` listing the names if unknown)."""
+    try:
+        return _BLOCKS[name]
+    except KeyError:
+        raise ValueError(f"unknown feature block {name!r}; the blocks are {list(_BLOCKS)}") from None
+
+
+MAT_OFF = _BLOCKS["material"].offset
+PST_OFF = _BLOCKS["piece_square"].offset
+PAIR_OWN_OFF = _BLOCKS["pair_own"].offset
+PAIR_ENEMY_OFF = _BLOCKS["pair_enemy"].offset
+BLOCKER_OFF = _BLOCKS["blocker"].offset
+MOB_OFF = _BLOCKS["mobility"].offset
+KMOB_OFF = _BLOCKS["king_mobility"].offset
+_N_MAT_BOARD = len(_MATERIAL_BOARD_TYPES)
+
+#: Size of the buffers of :func:`features`: a scan emits at most 5 hand entries, 3 entries per
+#: piece on the board (material, square, mobility; kings: square, king mobility) plus 4 blocker
+#: entries per slider (4 sliders in the game), and 2 entries per pair of pieces (66 pairs of 12
+#: pieces): 5 + 36 + 16 + 132 = 189 <= 256.
+MAX_ACTIVE = 256
+
+# numba tables (global arrays are compile-time constants)
+_MAT_OF_TYPE = np.full(R.N_PIECE_TYPES, -1, dtype=np.int64)
+_MOB_OF_TYPE = np.full(R.N_PIECE_TYPES, -1, dtype=np.int64)
+for _k, _t in enumerate(_MATERIAL_BOARD_TYPES):
+    _MAT_OF_TYPE[_t] = MAT_OFF + _k
+    _MOB_OF_TYPE[_t] = MOB_OFF + _k * (_MAX_MOBILITY + 1)
+_SLIDER_OF_TYPE = np.full(R.N_PIECE_TYPES, -1, dtype=np.int64)
+for _k, _t in enumerate(_SLIDER_TYPES):
+    _SLIDER_OF_TYPE[_t] = BLOCKER_OFF + _k * 4 * 2 * len(_PIECE_TYPES)
+_PAIR_OWN = np.where(_PAIR_OWN_LOCAL >= 0, _PAIR_OWN_LOCAL + PAIR_OWN_OFF, -1).astype(np.int32)
+_PAIR_ENEMY = np.where(_PAIR_ENEMY_LOCAL >= 0, _PAIR_ENEMY_LOCAL + PAIR_ENEMY_OFF, -1).astype(np.int32)
+#: _OFF81[a, b]: offset index of square b seen from square a, in sente's orientation.
+_OFF81 = np.array([[_offset81(b // 5 - a // 5, b % 5 - a % 5) for b in range(25)] for a in range(25)], dtype=np.int32)
+del _k, _t
+
+_RAY = core.RAY
+_RAY_N = core.RAY_N
+_SLIDE_DIR = core.SLIDE_DIR
+_SLIDE_ND = core.SLIDE_ND
+_HAND = core.HAND
+_STM = core.STM
+_KING_SQ = core.KING_SQ
+_KING = R.KING
+#: _STEP_MASK[code, sq]: squares a piece reaches (and attacks) by one step.
+_STEP_MASK = np.zeros((32, 25), dtype=np.int64)
+for _pc in range(32):
+    for _sq in range(25):
+        for _j in range(int(core.STEP_N[_pc, _sq])):
+            _STEP_MASK[_pc, _sq] |= 1 << int(core.STEP_TO[_pc, _sq, _j])
+del _pc, _sq, _j
+_ZERO_THETA = np.zeros(N_FEATURES)
+
+
+# ----------------------------------------------------------------------------- the feature scan
+@njit(cache=True, inline="always")
+def _add(k, x, theta, idx, val, n, v):
+    """Evaluation sink: v += x θ[k]."""
+    return n, v + x * theta[k]
+
+
+@njit(cache=True, inline="always")
+def _put(k, x, theta, idx, val, n, v):
+    """Feature sink: append the entry (k, x)."""
+    idx[n] = k
+    val[n] = x
+    return n + 1, v
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    """Number of set bits of a board bitmask (25 bits)."""
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return (x * 0x01010101 & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True, inline="always")
+def _scan(s, theta, idx, val, sink):
+    """Visit every entry of φ(s) = ψ_stm(s) - ψ_opp(s) and pass it to ``sink``.
+
+    Each entry is (feature index k, value x) with x = +count for ψ_stm and -count for ψ_opp
+    (an index may come more than once). Returns the sink's (count, accumulated value).
+    """
+    stm = s[_STM]
     n = 0
-    for k in range(MATERIAL_SIZE):
-        if counts[k] != 0:
-            idx[n] = MATERIAL_OFFSET + k
-            val[n] = counts[k]
-            n += 1
-    return n
+    v = 0.0
+    # hands (material)
+    for t in range(5):
+        d = s[_HAND + 5 * stm + t] - s[_HAND + 5 * (1 - stm) + t]
+        if d != 0:
+            n, v = sink(MAT_OFF + _N_MAT_BOARD + t, float(d), theta, idx, val, n, v)
+    # material and piece squares; occupancy
+    occ0 = 0
+    occ1 = 0
+    for a in range(25):
+        pa = s[a]
+        if pa == 0:
+            continue
+        ca = pa >> 4
+        ta = pa & 15
+        x = 1.0 if ca == stm else -1.0
+        if ca == 0:
+            occ0 |= 1 << a
+            n, v = sink(PST_OFF + 25 * (ta - 1) + a, x, theta, idx, val, n, v)
+        else:
+            occ1 |= 1 << a
+            n, v = sink(PST_OFF + 25 * (ta - 1) + 24 - a, x, theta, idx, val, n, v)
+        if ta != _KING:
+            n, v = sink(_MAT_OF_TYPE[ta], x, theta, idx, val, n, v)
+    occ = occ0 | occ1
+    # pairs
+    rest = occ
+    while rest:
+        a = _ctz(rest)
+        rest &= rest - 1
+        pa = s[a]
+        ca = pa >> 4
+        ta = pa & 15
+        x = 1.0 if ca == stm else -1.0
+        later = rest
+        while later:
+            b = _ctz(later)
+            later &= later - 1
+            pb = s[b]
+            tb = pb & 15
+            o = _OFF81[a, b]
+            if ca == 1:
+                o = 80 - o
+            if (pb >> 4) == ca:
+                k = _PAIR_OWN[ta, tb, o]
+                if k >= 0:
+                    n, v = sink(k, x, theta, idx, val, n, v)
+            else:
+                k = _PAIR_ENEMY[ta, tb, o]
+                if k >= 0:
+                    n, v = sink(k, x, theta, idx, val, n, v)
+                    n, v = sink(_PAIR_ENEMY[tb, ta, o], -x, theta, idx, val, n, v)
+    # mobility and blockers; attack maps (sliders see through the enemy king) for king mobility
+    att0 = 0
+    att1 = 0
+    rest = occ
+    while rest:
+        a = _ctz(rest)
+        rest &= rest - 1
+        pa = s[a]
+        ca = pa >> 4
+        ta = pa & 15
+        own_occ = occ0 if ca == 0 else occ1
+        steps = _STEP_MASK[pa, a]
+        att = steps
+        if ta != _KING:
+            x = 1.0 if ca == stm else -1.0
+            cnt = _popcount(steps & ~own_occ)
+            sbase = _SLIDER_OF_TYPE[ta]
+            for j in range(_SLIDE_ND[pa]):
+                d = _SLIDE_DIR[pa, j]
+                r = 0
+                while r < _RAY_N[a, d]:
+                    t = _RAY[a, d, r]
+                    r += 1
+                    att |= 1 << t
+                    q = s[t]
+                    if q == 0:
+                        cnt += 1
+                        continue
+                    own = (q >> 4) == ca
+                    if not own:
+                        cnt += 1
+                    n, v = sink(sbase + 20 * (((d - 4 * ca) & 7) >> 1) + (q & 15) - 1 + (0 if own else 10),
+                                x, theta, idx, val, n, v)
+                    if not own and (q & 15) == _KING:
+                        while r < _RAY_N[a, d]:  # the attack goes on behind the king
+                            att |= 1 << _RAY[a, d, r]
+                            r += 1
+                    break
+            n, v = sink(_MOB_OF_TYPE[ta] + cnt, x, theta, idx, val, n, v)
+        if ca == 0:
+            att0 |= att
+        else:
+            att1 |= att
+    k0 = s[_KING_SQ]
+    k1 = s[_KING_SQ + 1]
+    x = 1.0 if stm == 0 else -1.0
+    n, v = sink(KMOB_OFF + _popcount(_STEP_MASK[s[k0], k0] & ~occ0 & ~att1), x, theta, idx, val, n, v)
+    n, v = sink(KMOB_OFF + _popcount(_STEP_MASK[s[k1], k1] & ~occ1 & ~att0), -x, theta, idx, val, n, v)
+    return n, v
 
 
 @njit(cache=True)
 def evaluate(s, theta):
-    """θ·φ(s) from the side to move's point of view."""
-    return evaluate_material(s, theta)
+    """θ·φ(s): the value of ``s`` for the side to move (paper's units, a pawn = 0.02).
+
+    Parameters
+    ----------
+    s : int64 array
+        A :mod:`gamelib.minishogi.core` state.
+    theta : float64 array of length ``N_FEATURES``
+        The parameters (not checked here: see :func:`check_theta`).
+    """
+    return _scan(s, theta, _ZERO_THETA, _ZERO_THETA, _add)[1]
+
+
+@njit(cache=True)
+def features(s, idx, val):
+    """Write the sparse φ(s) (side to move's view) into ``idx``/``val``; return its length.
+
+    The entries come out sorted by index, without duplicates and without zeros, so
+    ``evaluate(s, θ) == θ[idx[:n]] @ val[:n]`` (up to rounding).
+
+    Parameters
+    ----------
+    s : int64 array
+        A :mod:`gamelib.minishogi.core` state.
+    idx : int32 array of length ≥ ``MAX_ACTIVE``
+        Receives the feature indices.
+    val : float64 array of length ≥ ``MAX_ACTIVE``
+        Receives the feature values (small integers).
+    """
+    n = _scan(s, _ZERO_THETA, idx, val, _put)[0]
+    # insertion sort by index (n is small and the blocks come out in order)
+    for i in range(1, n):
+        ki = idx[i]
+        xi = val[i]
+        j = i - 1
+        while j >= 0 and idx[j] > ki:
+            idx[j + 1] = idx[j]
+            val[j + 1] = val[j]
+            j -= 1
+        idx[j + 1] = ki
+        val[j + 1] = xi
+    m = 0
+    i = 0
+    while i < n:
+        k = idx[i]
+        x = 0.0
+        while i < n and idx[i] == k:
+            x += val[i]
+            i += 1
+        if x != 0.0:
+            idx[m] = k
+            val[m] = x
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def evaluate_material(s, theta):
+    """The material block of θ·φ(s) (board and hands), side to move's view: the material-only
+    engine's evaluation. Only ``theta[0:14]`` is read."""
+    stm = s[_STM]
+    v = 0.0
+    for t in range(5):
+        d = s[_HAND + 5 * stm + t] - s[_HAND + 5 * (1 - stm) + t]
+        if d != 0:
+            v += d * theta[MAT_OFF + _N_MAT_BOARD + t]
+    for a in range(25):
+        pa = s[a]
+        if pa == 0:
+            continue
+        k = _MAT_OF_TYPE[pa & 15]
+        if k < 0:
+            continue
+        if (pa >> 4) == stm:
+            v += theta[k]
+        else:
+            v -= theta[k]
+    return v
 
 
 @njit(cache=True)
 def evaluate_kind(s, theta, kind):
-    """``evaluate_material`` if ``kind == EVAL_MATERIAL`` else ``evaluate``."""
+    """:func:`evaluate_material` if ``kind == EVAL_MATERIAL``, else :func:`evaluate`."""
     if kind == EVAL_MATERIAL:
         return evaluate_material(s, theta)
     return evaluate(s, theta)
 
 
+# ----------------------------------------------------------------------------- Python helpers
+def _state_of(position) -> np.ndarray:
+    state = getattr(position, "state", position)
+    if not isinstance(state, np.ndarray) or state.dtype != np.int64 or state.ndim != 1 or state.shape[0] < core.HIST:
+        raise ValueError("expected a gamelib.minishogi Position or core state array (int64)")
+    return state
+
+
+def sparse_features(position) -> tuple[np.ndarray, np.ndarray]:
+    """φ of a :class:`~gamelib.minishogi.Position` (or state) as (indices int32, values float64)."""
+    idx = np.empty(MAX_ACTIVE, dtype=np.int32)
+    val = np.empty(MAX_ACTIVE, dtype=np.float64)
+    n = features(_state_of(position), idx, val)
+    return idx[:n].copy(), val[:n].copy()
+
+
+def dense_features(position) -> np.ndarray:
+    """φ of a position as a dense ``float64`` vector of length ``N_FEATURES``."""
+    idx, val = sparse_features(position)
+    out = np.zeros(N_FEATURES)
+    out[idx] = val
+    return out
+
+
+def feature_name(k: int) -> str:
+    """A readable description of feature ``k``, e.g. ``'piece_square: own +R on 3b'``."""
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < N_FEATURES:
+        raise ValueError(f"feature index must be an integer in [0, {N_FEATURES}), got {k!r}")
+    k = int(k)
+    b = next(b for b in LAYOUT if b.offset <= k < b.stop)
+    i = k - b.offset
+    if b.name == "material":
+        if i < _N_MAT_BOARD:
+            text = f"{_TYPE_NAMES[_MATERIAL_BOARD_TYPES[i]]} on the board"
+        else:
+            text = f"{_TYPE_NAMES[R.HAND_TYPES[i - _N_MAT_BOARD]]} in hand"
+    elif b.name == "piece_square":
+        text = f"own {_TYPE_NAMES[i // 25 + 1]} on {SQUARE_NAMES[i % 25]}"
+    elif b.name == "pair_own":
+        text = _PAIR_OWN_NAMES[i]
+    elif b.name == "pair_enemy":
+        text = _PAIR_ENEMY_NAMES[i]
+    elif b.name == "blocker":
+        per_slider = 4 * 2 * len(_PIECE_TYPES)
+        slider = _SLIDER_TYPES[i // per_slider]
+        direction = (i % per_slider) // 20
+        kind = i % 20
+        dirs = R.DIAGONAL if slider in (R.BISHOP, R.HORSE) else R.ORTHOGONAL
+        dir_name = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")[dirs[direction]]
+        owner = "own" if kind < 10 else "enemy"
+        text = f"own {_TYPE_NAMES[slider]} looking {dir_name}, blocked by {owner} {_TYPE_NAMES[kind % 10 + 1]}"
+    elif b.name == "mobility":
+        text = f"own {_TYPE_NAMES[_MATERIAL_BOARD_TYPES[i // (_MAX_MOBILITY + 1)]]} with {i % (_MAX_MOBILITY + 1)} moves"
+    else:
+        text = f"own king with {i} moves"
+    return f"{b.name}: {text}"
+
+
+def check_theta(theta, name: str = "theta") -> np.ndarray:
+    """``theta`` as a contiguous ``float64`` vector of length ``N_FEATURES``, or ``ValueError``."""
+    arr = np.asarray(theta)
+    if arr.ndim != 1 or arr.shape[0] != N_FEATURES:
+        raise ValueError(f"{name} must be a vector of {N_FEATURES} parameters (layout {LAYOUT_NAME!r}), got shape {arr.shape}")
+    if not np.issubdtype(arr.dtype, np.floating) and not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"{name} must be numeric, got dtype {arr.dtype}")
+    arr = np.ascontiguousarray(arr, dtype=np.float64)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} has {int(np.sum(~np.isfinite(arr)))} non-finite values")
+    return arr
+
+
+#: The paper's Table 1 piece values (a pawn = 0.02). Pieces in hand start at their board value.
 PIECE_VALUES = {"P": 0.02, "S": 0.08, "G": 0.10, "B": 0.16, "R": 0.20, "+P": 0.10, "+S": 0.10, "+B": 0.26, "+R": 0.30}
 
 
-def initial_theta(seed: int = 0, scale: float = 1e-4) -> np.ndarray:
-    """Table-1 piece values, every other weight small seeded Gaussian noise."""
-    theta = np.random.default_rng(seed).normal(0.0, scale, N_FEATURES)
-    board = ["P", "S", "G", "B", "R", "+P", "+S", "+B", "+R"]
-    for k, name in enumerate(board):
-        theta[MATERIAL_OFFSET + k] = PIECE_VALUES[name]
-    for k, name in enumerate(["P", "S", "G", "B", "R"]):
-        theta[MATERIAL_OFFSET + 9 + k] = PIECE_VALUES[name]
+def table1_theta() -> np.ndarray:
+    """The paper's Table 1 piece values in the material block (hand = board value), 0 elsewhere."""
+    theta = np.zeros(N_FEATURES)
+    for k, t in enumerate(_MATERIAL_BOARD_TYPES):
+        theta[MAT_OFF + k] = PIECE_VALUES[_TYPE_NAMES[t]]
+    for k, t in enumerate(R.HAND_TYPES):
+        theta[MAT_OFF + _N_MAT_BOARD + k] = PIECE_VALUES[_TYPE_NAMES[t]]
     return theta
+
+
+def initial_theta(seed: int = 0, scale: float = 1e-4) -> np.ndarray:
+    """The paper's initial parameters: Table 1 piece values, the other weights ~ N(0, scale²).
+
+    Parameters
+    ----------
+    seed : int
+        Seed of the noise (``numpy.random.default_rng``).
+    scale : float
+        Standard deviation of the other weights ("very small random numbers" in the paper).
+    """
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    if not np.isfinite(scale) or scale < 0:
+        raise ValueError(f"scale must be a non-negative number, got {scale!r}")
+    theta = np.random.default_rng(int(seed)).normal(0.0, float(scale), N_FEATURES)
+    mat = _BLOCKS["material"].slice
+    theta[mat] = table1_theta()[mat]
+    return theta
+
+
+# ----------------------------------------------------------------------------- files
+def save_theta(path, theta) -> Path:
+    """Save parameters as ``.npz`` (atomically) with the layout name and version; returns the path."""
+    theta = check_theta(theta)
+    return save_npz_atomic(path, {
+        "theta": theta,
+        "layout": np.array(LAYOUT_NAME),
+        "version": np.array(FORMAT_VERSION, dtype=np.int64),
+        "n_features": np.array(N_FEATURES, dtype=np.int64),
+    })
+
+
+def load_theta(path) -> np.ndarray:
+    """Load parameters saved by :func:`save_theta`.
+
+    Raises
+    ------
+    FileNotFoundError
+        If there is no such file.
+    ValueError
+        If the file is not a parameter file of this layout: damaged, missing fields, another
+        layout name, another version, or a vector of the wrong length or with non-finite values.
+    """
+    data = load_npz(path)
+    missing = [key for key in ("theta", "layout", "version") if key not in data]
+    if missing:
+        raise ValueError(f"{path}: not a minishogi parameter file (missing {', '.join(missing)})")
+    layout = str(data["layout"])
+    if layout != LAYOUT_NAME:
+        raise ValueError(f"{path}: parameters of layout {layout!r}, expected {LAYOUT_NAME!r}")
+    version = data["version"]
+    if version.shape != () or not np.issubdtype(version.dtype, np.integer) or int(version) != FORMAT_VERSION:
+        raise ValueError(f"{path}: layout version {version!r}, expected {FORMAT_VERSION}")
+    try:
+        return check_theta(data["theta"], name=f"{path}: theta")
+    except ValueError as err:
+        raise ValueError(str(err)) from None
