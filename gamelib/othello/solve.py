@@ -5,20 +5,28 @@ perfect play by both sides, computed by fail-soft negamax
 
 $$ v(s) = \\max_{a} \\; -v(s \\cdot a), \\qquad v(s) = -v(\\bar s) \\text{ if } s \\text{ must pass}, $$
 
-with alpha-beta pruning and, at the root and in the ordered part of the tree, principal
-variation search (null windows for all moves but the first, a re-search when a move beats
-alpha). A finished game is worth :func:`gamelib.othello.core.final_score`, with or without the
-empty squares credited to the winner.
+with alpha-beta pruning and principal variation search (null windows for all moves but the
+first, a re-search when a move beats alpha). A finished game is worth
+:func:`gamelib.othello.core.final_score`, with or without the empty squares credited to the
+winner. The root is searched first with the null window around 0 (does the side to move
+win, draw or lose?), then with the window on the side that test found.
 
 Speed comes from the usual endgame machinery:
 
-* **move ordering** far from the end: the transposition-table move first, then *fastest
-  first* (the move that leaves the opponent the fewest moves, corners counted twice);
-* a **transposition table** (exact positions as keys, lower and upper bounds as values;
-  the number of empties is implied by the position, so every bound is exact);
-* near the end (few empties) no ordering but **parity**: first the empty squares in regions
-  (quadrants) with an odd number of empties; the last empty square is scored directly from
-  its flip count.
+* far from the end: a **transposition table** (exact positions as keys, lower and upper
+  bounds as values; the number of empties is implied by the position, so every bound is
+  exact), its move first, then **fastest first** (the move that leaves the opponent the
+  fewest moves, corner replies counted twice; own corners and the opponent's potential
+  mobility break ties), and an **enhanced transposition cutoff** (children's bounds are
+  looked up before any child is searched);
+* everywhere: a **stability cutoff** (the side to move cannot end above
+  64 - 2 x the opponent's stable discs);
+* near the end (:data:`SHALLOW_EMPTIES`): no table and no sorting, but **parity** (first the
+  quadrants with an odd number of empties) and fixed square classes (corners first, the
+  squares next to corners last); the last two empties are solved without recursion.
+
+Note: ``gamelib.othello.solve`` is the function (the package exports it); import this
+module's other names with ``from gamelib.othello.solve import solve_bitboards``.
 """
 
 from __future__ import annotations
@@ -121,7 +129,7 @@ def _last2(p, o, beta, sq1, sq2, empties_to_winner):
 
 @njit(cache=True)
 def _shallow(p, o, alpha, beta, empties_to_winner, nodes):
-    """Fail-soft alpha-beta near the end: parity ordering, moves found square by square."""
+    """Fail-soft alpha-beta near the end: parity and square-class ordering, no table."""
     nodes[0] += 1
     empty = ~(p | o)
     if empty == U0:
@@ -139,16 +147,19 @@ def _shallow(p, o, alpha, beta, empties_to_winner, nodes):
     for q in range(4):
         if popcount(empty & _QUADRANTS[q]) & 1:
             odd |= _QUADRANTS[q]
+    moves = move_mask(p, o)
+    if moves == U0:  # pass, or the end of the game
+        if move_mask(o, p) == U0:
+            return final_score(p, o, empties_to_winner)
+        return -_shallow(o, p, -beta, -alpha, empties_to_winner, nodes)
     best = -_INF
     for stage in range(8):
         region = odd if stage < 4 else ~odd
-        sqs = empty & region & _SQUARE_CLASSES[stage & 3]
+        sqs = moves & region & _SQUARE_CLASSES[stage & 3]
         while sqs:
             sq = _cttz(sqs)
             sqs &= sqs - U1
             f = flips(p, o, sq)
-            if f == U0:
-                continue
             v = -_shallow(o & ~f, p | f | (U1 << sq), -beta, -alpha, empties_to_winner, nodes)
             if v > best:
                 best = v
@@ -156,10 +167,6 @@ def _shallow(p, o, alpha, beta, empties_to_winner, nodes):
                     alpha = v
                     if v >= beta:
                         return v
-    if best == -_INF:  # no legal move: pass, or the game is over
-        if move_mask(o, p) == U0:
-            return final_score(p, o, empties_to_winner)
-        return -_shallow(o, p, -beta, -alpha, empties_to_winner, nodes)
     return best
 
 
@@ -382,11 +389,28 @@ def solve_bitboards(p, o, empties_to_winner, tt_bits):
         inf = np.int64(_INF)  # not a literal: a literal argument would compile (and cache) a separate recursive specialisation
         v = -_deep(o, p, -inf, inf, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes)
         return v, np.int64(-1), nodes[0]
+    # a null window at 0 first (win, draw or loss?), then the exact value on the right side
+    v, sq = _root(p, o, np.int64(-1), np.int64(1), empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes)
+    if v >= 1:
+        v, sq = _root(p, o, v - 1, np.int64(_INF), empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes)
+    elif v <= -1:
+        v, sq = _root(p, o, np.int64(-_INF), v + 1, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes)
+    return v, sq, nodes[0]
+
+
+@njit(cache=True)
+def _root(p, o, alpha, beta, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes):
+    """Fail-soft PVS at the root (the side to move has moves): value and best move."""
+    moves = move_mask(p, o)
+    empties = 64 - popcount(p | o)
+    mask = np.uint64(tt_p.shape[0] - 1)
+    idx = _tt_index(p, o, mask)
+    tt_move = np.int64(-1)
+    if tt_p[idx] == p and tt_o[idx] == o:
+        tt_move = np.int64(tt_mv[idx])
     sqs = np.zeros(40, dtype=np.int64)
     keys = np.zeros(40, dtype=np.int64)
-    n = _order_moves(p, o, moves, np.int64(-1), sqs, keys)
-    alpha = np.int64(-_INF)
-    beta = np.int64(_INF)
+    n = _order_moves(p, o, moves, tt_move, sqs, keys)
     best = np.int64(-_INF)
     best_sq = np.int64(-1)
     for i in range(n):
@@ -398,14 +422,22 @@ def solve_bitboards(p, o, empties_to_winner, tt_bits):
             v = -_deep(cp, co, -beta, -alpha, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes)
         else:
             v = -_deep(cp, co, -alpha - 1, -alpha, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes)
-            if v > alpha:
+            if alpha < v < beta:
                 v = -_deep(cp, co, -beta, -v, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes)
         if v > best:
             best = v
             best_sq = sq
             if v > alpha:
                 alpha = v
-    return best, best_sq, nodes[0]
+                if v >= beta:
+                    break
+    if not (tt_p[idx] == p and tt_o[idx] == o):
+        tt_p[idx] = p
+        tt_o[idx] = o
+        tt_lo[idx] = -_INF
+        tt_hi[idx] = _INF
+    tt_mv[idx] = best_sq
+    return best, best_sq
 
 
 class SolveResult(tuple):
