@@ -229,10 +229,10 @@ for _k, _t in enumerate(_MATERIAL_BOARD_TYPES):
 _SLIDER_OF_TYPE = np.full(R.N_PIECE_TYPES, -1, dtype=np.int64)
 for _k, _t in enumerate(_SLIDER_TYPES):
     _SLIDER_OF_TYPE[_t] = BLOCKER_OFF + _k * 4 * 2 * len(_PIECE_TYPES)
-_PAIR_OWN = np.where(_PAIR_OWN_LOCAL >= 0, _PAIR_OWN_LOCAL + PAIR_OWN_OFF, -1).astype(np.int32)
-_PAIR_ENEMY = np.where(_PAIR_ENEMY_LOCAL >= 0, _PAIR_ENEMY_LOCAL + PAIR_ENEMY_OFF, -1).astype(np.int32)
+_PAIR_OWN = np.where(_PAIR_OWN_LOCAL >= 0, _PAIR_OWN_LOCAL + PAIR_OWN_OFF, -1).astype(np.int16)
+_PAIR_ENEMY = np.where(_PAIR_ENEMY_LOCAL >= 0, _PAIR_ENEMY_LOCAL + PAIR_ENEMY_OFF, -1).astype(np.int16)
 #: _OFF81[a, b]: offset index of square b seen from square a, in sente's orientation.
-_OFF81 = np.array([[_offset81(b // 5 - a // 5, b % 5 - a % 5) for b in range(25)] for a in range(25)], dtype=np.int32)
+_OFF81 = np.array([[_offset81(b // 5 - a // 5, b % 5 - a % 5) for b in range(25)] for a in range(25)], dtype=np.int16)
 del _k, _t
 
 _RAY = core.RAY
@@ -420,26 +420,37 @@ def features(s, idx, val):
         Receives the feature values (small integers).
     """
     n = _scan(s, _ZERO_THETA, idx, val, _put)[0]
-    # insertion sort by index (n is small and the blocks come out in order)
-    for i in range(1, n):
-        ki = idx[i]
-        xi = val[i]
-        j = i - 1
-        while j >= 0 and idx[j] > ki:
-            idx[j + 1] = idx[j]
-            val[j + 1] = val[j]
-            j -= 1
-        idx[j + 1] = ki
-        val[j + 1] = xi
+    # LSD radix sort of the keys (index << 4 | value + 8) by index, two 7-bit digits
+    work = np.empty(2 * n + 128, dtype=np.int64)
+    keys = work[:n]
+    other = work[n:2 * n]
+    count = work[2 * n:]
+    for i in range(n):
+        keys[i] = (np.int64(idx[i]) << 4) | (np.int64(val[i]) + 8)
+    for shift in (4, 11):
+        count[:] = 0
+        for i in range(n):
+            count[(keys[i] >> shift) & 127] += 1
+        total = 0
+        for b in range(128):
+            c = count[b]
+            count[b] = total
+            total += c
+        for i in range(n):
+            b = (keys[i] >> shift) & 127
+            other[count[b]] = keys[i]
+            count[b] += 1
+        keys, other = other, keys
+    # merge equal indices, drop zeros
     m = 0
     i = 0
     while i < n:
-        k = idx[i]
-        x = 0.0
-        while i < n and idx[i] == k:
-            x += val[i]
+        k = keys[i] >> 4
+        x = 0
+        while i < n and (keys[i] >> 4) == k:
+            x += (keys[i] & 15) - 8
             i += 1
-        if x != 0.0:
+        if x != 0:
             idx[m] = k
             val[m] = x
             m += 1

@@ -1,0 +1,248 @@
+"""Tests of gamelib.evaluation.shogi: layout, features against an independent oracle,
+antisymmetry, evaluate == θ·φ, material-only engine, initial weights, parameter files."""
+
+from __future__ import annotations
+
+import math
+import zipfile
+
+import numpy as np
+import pytest
+from conftest import mirror_sfen, mirror_state
+from feature_oracle import phi as oracle_phi
+
+import gamelib.minishogi as ms
+from gamelib.evaluation import shogi as E
+from gamelib.minishogi import core
+
+
+def state(sfen: str) -> np.ndarray:
+    return ms.Position(sfen).state.copy()
+
+
+def sparse(s):
+    idx = np.empty(E.MAX_ACTIVE, dtype=np.int32)
+    val = np.empty(E.MAX_ACTIVE, dtype=np.float64)
+    n = E.features(s, idx, val)
+    return idx[:n].copy(), val[:n].copy()
+
+
+# ----------------------------------------------------------------------------- layout
+def test_layout_blocks_are_contiguous_and_sized_as_documented():
+    sizes = {b.name: b.size for b in E.LAYOUT}
+    n_types, n_off = 10, 7 * 7 - 1  # P S G B R K +P +S +B +R; offsets with max(|dr|,|dc|) <= 3
+    assert sizes == {
+        "material": 9 + 5,
+        "piece_square": n_types * 25,
+        "pair_own": math.comb(n_types, 2) * n_off + 9 * n_off // 2,  # no king-king; equal types halved
+        "pair_enemy": n_types * n_types * n_off,
+        "blocker": 4 * 4 * 2 * n_types,
+        "mobility": 9 * 13,
+        "king_mobility": 9,
+    }
+    offset = 0
+    for b in E.LAYOUT:
+        assert b.offset == offset
+        offset = b.stop
+    assert offset == E.N_FEATURES == 7886
+    assert E.block("pair_enemy").slice == slice(2640, 7440)
+    with pytest.raises(ValueError, match="unknown feature block 'nope'"):
+        E.block("nope")
+
+
+def test_feature_names_are_unique_and_checked():
+    names = [E.feature_name(k) for k in range(E.N_FEATURES)]
+    assert len(set(names)) == E.N_FEATURES
+    assert E.feature_name(0) == "material: P on the board"
+    assert E.feature_name(13) == "material: R in hand"
+    assert E.feature_name(E.N_FEATURES - 1) == "king_mobility: own king with 8 moves"
+    for bad in (-1, E.N_FEATURES, 1.5, True):
+        with pytest.raises(ValueError, match="feature index"):
+            E.feature_name(bad)
+
+
+# ----------------------------------------------------------------------------- features
+def test_features_match_the_independent_oracle(positions):
+    for sfen in positions[:250]:
+        idx, val = sparse(state(sfen))
+        got = {E.feature_name(int(k)): int(v) for k, v in zip(idx, val)}
+        assert got == oracle_phi(sfen), sfen
+
+
+def test_features_of_hand_made_positions():
+    # start position: both sides own the same things -> φ = 0
+    assert sparse(state(ms.START_SFEN))[0].size == 0
+    # only kings: sente's king on 5e sees 3 squares, gote's on 1a (its 5e) too, so φ = 0 ...
+    assert sparse(state("4k/5/5/5/K4 b - 1"))[0].size == 0
+    # ... but with a sente rook in hand the material entry appears with the count
+    got = {E.feature_name(int(k)): v for k, v in zip(*sparse(state("4k/5/5/5/K4 b R 1")))}
+    assert got == {"material: R in hand": 1.0}
+    got = {E.feature_name(int(k)): v for k, v in zip(*sparse(state("4k/5/5/5/K4 w R 1")))}
+    assert got == {"material: R in hand": -1.0}
+
+
+def test_features_are_sorted_unique_nonzero_and_bounded(positions):
+    for sfen in positions:
+        idx, val = sparse(state(sfen))
+        assert len(idx) <= E.MAX_ACTIVE
+        assert np.all(np.diff(idx) > 0)
+        assert np.all(val != 0) and np.all(val == np.round(val))
+        assert idx.min(initial=0) >= 0 and idx.max(initial=0) < E.N_FEATURES
+
+
+def test_features_do_not_modify_the_state(positions):
+    s = state(positions[7])
+    before = s.copy()
+    sparse(s)
+    E.evaluate(s, E.initial_theta(0))
+    assert np.array_equal(s, before)
+
+
+# ----------------------------------------------------------------------------- antisymmetry
+def test_mirror_sfen_helper():
+    assert mirror_sfen("rbsgk/4p/5/P4/KGSBR b - 1") == "rbsgk/4p/5/P4/KGSBR b - 1"
+    assert mirror_sfen("4k/1+r3/5/p4/K4 w 2Pb 7") == "4k/4P/5/3+R1/K4 w 2pB 7"
+
+
+def test_phi_is_exactly_antisymmetric(positions):
+    rng = np.random.default_rng(1)
+    theta = rng.normal(0, 1, E.N_FEATURES)
+    n_check = 0
+    for sfen in positions:
+        s, s_hat = state(sfen), mirror_state(sfen)
+        n_check += core.in_check(s)
+        idx, val = sparse(s)
+        idx_hat, val_hat = sparse(s_hat)
+        assert np.array_equal(idx, idx_hat) and np.array_equal(val, -val_hat), sfen
+        assert E.evaluate(s_hat, theta) == pytest.approx(-E.evaluate(s, theta), abs=1e-12)
+        assert E.evaluate_material(s_hat, theta) == pytest.approx(-E.evaluate_material(s, theta), abs=1e-12)
+    assert n_check > 0  # positions in check were covered too
+
+
+def test_phi_is_the_same_for_the_same_situation_seen_by_the_other_colour(positions):
+    # colours swapped and the turn passed: the side to move is in the very same situation
+    for sfen in positions[::3]:
+        a = sparse(state(sfen))
+        b = sparse(state(mirror_sfen(sfen, keep_turn=False)))
+        assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]), sfen
+
+
+def test_passing_the_turn_negates_phi(positions):
+    for sfen in positions[::3]:
+        s = state(sfen)
+        t = s.copy()
+        t[core.STM] = 1 - t[core.STM]
+        a, b = sparse(s), sparse(t)
+        assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], -b[1])
+
+
+# ----------------------------------------------------------------------------- evaluation
+def test_evaluate_equals_theta_dot_features(positions):
+    rng = np.random.default_rng(7)
+    thetas = [rng.normal(0, 1, E.N_FEATURES), E.initial_theta(3), rng.uniform(-5, 5, E.N_FEATURES)]
+    for sfen in positions:
+        s = state(sfen)
+        idx, val = sparse(s)
+        for theta in thetas:
+            assert E.evaluate(s, theta) == pytest.approx(float(theta[idx] @ val), abs=1e-12)
+            assert E.evaluate_kind(s, theta, E.EVAL_LINEAR) == E.evaluate(s, theta)
+
+
+def test_material_only_is_the_material_block(positions):
+    rng = np.random.default_rng(8)
+    theta = rng.normal(0, 1, E.N_FEATURES)
+    mat = E.block("material").slice
+    only_material = np.zeros(E.N_FEATURES)
+    only_material[mat] = theta[mat]
+    for sfen in positions:
+        s = state(sfen)
+        dense = E.dense_features(s)
+        expected = float(theta[mat] @ dense[mat])
+        assert E.evaluate_material(s, theta) == pytest.approx(expected, abs=1e-12)
+        assert E.evaluate_kind(s, theta, E.EVAL_MATERIAL) == E.evaluate_material(s, theta)
+        assert E.evaluate(s, only_material) == pytest.approx(expected, abs=1e-12)
+
+
+def test_material_values_by_hand():
+    theta = E.table1_theta()
+    # sente: +R on 3c, pawn in hand; gote: silver and bishop on the board, king each
+    s = state("3sk/5/2+R2/2b2/K4 b P 1")
+    assert E.evaluate_material(s, theta) == pytest.approx(0.30 + 0.02 - 0.08 - 0.16)
+    assert E.evaluate(s, theta) == pytest.approx(0.30 + 0.02 - 0.08 - 0.16)
+    s = state("3sk/5/2+R2/2b2/K4 w P 1")
+    assert E.evaluate_material(s, theta) == pytest.approx(-(0.30 + 0.02 - 0.08 - 0.16))
+
+
+# ----------------------------------------------------------------------------- parameters
+def test_initial_theta_has_table1_values_and_small_seeded_noise():
+    theta = E.initial_theta(seed=5)
+    table1 = {"P": 0.02, "S": 0.08, "G": 0.10, "B": 0.16, "R": 0.20, "+P": 0.10, "+S": 0.10, "+B": 0.26, "+R": 0.30}
+    for k in range(14):
+        name = E.feature_name(k)
+        piece = name.split(": ")[1].split()[0]
+        assert theta[k] == table1[piece], name
+    rest = theta[14:]
+    assert np.all(np.abs(rest) < 1e-3) and 0.8e-4 < rest.std() < 1.2e-4
+    assert np.array_equal(theta, E.initial_theta(seed=5))
+    assert not np.array_equal(rest, E.initial_theta(seed=6)[14:])
+    assert np.all(E.initial_theta(seed=5, scale=0.0)[14:] == 0)
+    with pytest.raises(ValueError, match="seed"):
+        E.initial_theta(seed=1.5)
+    with pytest.raises(ValueError, match="scale"):
+        E.initial_theta(scale=-1)
+
+
+def test_check_theta():
+    assert E.check_theta(np.zeros(E.N_FEATURES, dtype=np.float32)).dtype == np.float64
+    with pytest.raises(ValueError, match="vector of 7886 parameters"):
+        E.check_theta(np.zeros(10))
+    with pytest.raises(ValueError, match="non-finite"):
+        E.check_theta(np.full(E.N_FEATURES, np.nan))
+    with pytest.raises(ValueError, match="numeric"):
+        E.check_theta(np.array(["a"] * E.N_FEATURES))
+
+
+def test_save_load_round_trip(tmp_path):
+    theta = E.initial_theta(11)
+    path = E.save_theta(tmp_path / "theta.npz", theta)
+    assert np.array_equal(E.load_theta(path), theta)
+    assert [p.name for p in tmp_path.iterdir()] == ["theta.npz"]  # no temporary left behind
+
+
+def _write_npz(path, **arrays):
+    np.savez(path, **arrays)
+    return path
+
+
+@pytest.mark.parametrize(
+    "arrays, message",
+    [
+        ({"theta": np.zeros(E.N_FEATURES), "layout": np.array("othello-mlp"), "version": np.array(1)},
+         "layout 'othello-mlp', expected 'minishogi-pgleaf-linear'"),
+        ({"theta": np.zeros(E.N_FEATURES), "layout": np.array(E.LAYOUT_NAME), "version": np.array(2)},
+         "version"),
+        ({"theta": np.zeros(8033), "layout": np.array(E.LAYOUT_NAME), "version": np.array(1)},
+         "vector of 7886 parameters"),
+        ({"theta": np.full(E.N_FEATURES, np.inf), "layout": np.array(E.LAYOUT_NAME), "version": np.array(1)},
+         "non-finite"),
+        ({"theta": np.zeros(E.N_FEATURES)}, "missing layout, version"),
+    ],
+)
+def test_load_refuses_wrong_files(tmp_path, arrays, message):
+    path = _write_npz(tmp_path / "bad.npz", **arrays)
+    with pytest.raises(ValueError, match=message):
+        E.load_theta(path)
+
+
+def test_load_refuses_damaged_and_missing_files(tmp_path):
+    path = E.save_theta(tmp_path / "theta.npz", E.initial_theta(0))
+    data = path.read_bytes()
+    (tmp_path / "cut.npz").write_bytes(data[: len(data) // 2])
+    with pytest.raises(ValueError, match="corrupt or truncated"):
+        E.load_theta(tmp_path / "cut.npz")
+    with pytest.raises(FileNotFoundError):
+        E.load_theta(tmp_path / "nothing.npz")
+    with pytest.raises(ValueError):
+        E.save_theta(tmp_path / "short.npz", np.zeros(3))
+    assert not (tmp_path / "short.npz").exists()
+    assert zipfile.is_zipfile(path)
