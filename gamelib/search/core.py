@@ -132,6 +132,12 @@ _BOUND_EXACT = 1
 _BOUND_LOWER = 2
 _BOUND_UPPER = 3
 
+# Recursive calls must pass exactly the argument types of the compiled signature: numba's
+# on-disk cache of a recursive function that was called with other (e.g. literal) types
+# crashes when it is loaded (numba issue 6713). Hence int64 flags and typed constants.
+_PV = np.int64(1)
+_NON_PV = np.int64(0)
+_ONE = np.int64(1)
 _MAX_MOVES = mc.MAX_MOVES
 _PLY = mc.PLY
 _HASH = mc.HASH
@@ -407,7 +413,11 @@ def _result_score(result, stm, ply):
 
 @njit(cache=True)
 def pvs(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, alpha, beta, depth, ply, pv_node):
-    """Fail-soft principal variation search of a non-root node at ``ply`` (>= 1)."""
+    """Fail-soft principal variation search of a non-root node at ``ply`` (>= 1).
+
+    ``pv_node`` (int64 1/0): a full-window node, which takes no table cutoffs and keeps its PV.
+    All arguments must keep their types (float64 scores, int64 depths and flags).
+    """
     _leaf(ctl, ply, LEAF_STATIC)
     # game end by repetition (in-search cycles: see the module doc)
     if ctl[C_REP + (s[_HASH] & REP_MASK)] >= 2:
@@ -447,7 +457,7 @@ def pvs(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, alpha, beta, depth, ply
         if tt[slot, 0] == h and tt[slot, 1] != 0:
             data = tt[slot, 1]
             ttm = data & 0x7FF
-            if not pv_node and ((data >> 16) & 255) - 1 >= depth:
+            if pv_node == 0 and ((data >> 16) & 255) - 1 >= depth:
                 v = tts[slot]
                 if v > MATE_BOUND:
                     v -= ply
@@ -467,12 +477,12 @@ def pvs(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, alpha, beta, depth, ply
     for i in range(base, base + n):
         m = _pick(mv, ordk, i, base + n)
         _make(s, ctl, m)
-        if i == base or not pv_node:
+        if i == base or pv_node == 0:
             v = -pvs(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, -beta, -alpha, depth - 1, ply + 1, pv_node)
         else:
-            v = -pvs(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, -np.nextafter(alpha, INF), -alpha, depth - 1, ply + 1, False)
+            v = -pvs(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, -np.nextafter(alpha, INF), -alpha, depth - 1, ply + 1, _NON_PV)
             if v > alpha and v < beta and ctl[C_ABORT] == 0:
-                v = -pvs(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, -beta, -alpha, depth - 1, ply + 1, True)
+                v = -pvs(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, -beta, -alpha, depth - 1, ply + 1, _PV)
         _unmake(s, ctl)
         if ctl[C_ABORT] != 0:
             return 0.0
@@ -481,7 +491,7 @@ def pvs(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, alpha, beta, depth, ply
             best_move = m
             if v > alpha:
                 alpha = v
-                if pv_node:
+                if pv_node != 0:
                     _set_pv(pv, ctl, ply, m)
                 if v >= beta:
                     if ((m >> 11) & 15) == 0 and ((m >> 10) & 1) == 0:
@@ -514,7 +524,7 @@ def search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, m, alpha, 
     ``ctl[C_LEAF + 1]``. Returns 0.0 with ``ctl[C_ABORT]`` set if the budget ran out.
     """
     _make(s, ctl, m)
-    v = -pvs(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, -beta, -alpha, depth - 1, 1, True)
+    v = -pvs(s, theta, mv, ordk, pv, ctl, tt, tts, np.float64(noise_std), np.float64(-beta), np.float64(-alpha), np.int64(depth - 1), _ONE, _PV)
     _unmake(s, ctl)
     return v
 

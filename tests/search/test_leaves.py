@@ -1,0 +1,126 @@
+"""root_leaves: evl(s, a) = θ·φ(leaf) (eq. 5), the values against minimax, terminal leaves."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import search_oracle as O
+from numba import njit
+
+from gamelib.evaluation import shogi as ev
+from gamelib.minishogi import Position, format_usi
+from gamelib.minishogi import core as mc
+from gamelib.search import (
+    LEAF_MATED,
+    LEAF_STATIC,
+    MATE,
+    new_leaves_buffers,
+    new_workspace,
+    root_leaves,
+    root_leaves_into,
+    search,
+)
+
+LIN = ev.EVAL_LINEAR
+
+
+def check_identity(rl, theta):
+    for k in range(len(rl)):
+        a, b = rl.leaf_ptr[k], rl.leaf_ptr[k + 1]
+        if rl.leaf_kind[k] == LEAF_STATIC:
+            assert b > a
+            assert float(theta[rl.leaf_idx[a:b]] @ rl.leaf_val[a:b]) == pytest.approx(rl.scores[k], abs=1e-12)
+        else:
+            assert a == b  # a game end has no features
+
+
+@pytest.mark.parametrize("depth,qdepth", [(1, 4), (1, 0), (2, 2)])
+def test_identity_and_minimax(positions, theta, depth, qdepth):
+    for s in positions[:8] if depth == 1 else positions[:3]:
+        before = s.copy()
+        rl = root_leaves(s, theta, LIN, depth, qdepth)
+        assert np.array_equal(s, before)
+        check_identity(rl, theta)
+        exact = O.root_values(s.copy(), theta, LIN, depth, qdepth)
+        assert sorted(exact) == sorted(int(m) for m in rl.moves)
+        for m, v in zip(rl.moves, rl.scores):
+            assert v == exact[int(m)]
+        # the best root leaf is the search's value
+        res = search(s, theta, LIN, depth, 10**9, qdepth, use_tt=False)
+        assert res.score == rl.scores.max()
+
+
+def test_features_are_from_the_root_side(positions, theta):
+    """Flip the root side's view by hand: φ of an odd-length line is minus the leaf's own φ."""
+    s = positions[1]
+    rl = root_leaves(s, theta, LIN, 1, 0)  # the leaf is the position right after the move
+    dense = rl.dense(ev.N_FEATURES)
+    for k, m in enumerate(rl.moves):
+        st = np.concatenate([s, np.zeros(8, dtype=np.int64)])
+        mc.make_move(st, int(m))
+        if rl.leaf_kind[k] == LEAF_STATIC:
+            idx = np.zeros(ev.MAX_ACTIVE, dtype=np.int32)
+            val = np.zeros(ev.MAX_ACTIVE)
+            nf = ev.features(st, idx, val)
+            own = np.zeros(ev.N_FEATURES)
+            np.add.at(own, idx[:nf], val[:nf])
+            assert np.array_equal(dense[k], -own)
+            assert rl.scores[k] == pytest.approx(-ev.evaluate(st, theta), abs=1e-12)
+
+
+def test_terminal_leaves():
+    theta = ev.table1_theta()
+    pos = Position("4k/5/2G2/5/K4 b G 1")
+    rl = root_leaves(pos, theta, ev.EVAL_MATERIAL, 1, 4)
+    mate = [i for i in range(len(rl)) if rl.leaf_kind[i] == LEAF_MATED]
+    assert len(mate) == 1
+    i = mate[0]
+    assert rl.scores[i] == MATE - 1 and rl.terminal[i]
+    assert rl.leaf_ptr[i] == rl.leaf_ptr[i + 1]
+    assert format_usi(int(rl.moves[i])) == "G*2b"
+    # no legal move at all: nothing to return
+    pos.push_usi("G*2b")
+    assert len(root_leaves(pos, theta, ev.EVAL_MATERIAL, 1, 4)) == 0
+
+
+@njit(cache=True)
+def _greedy_game(s, theta, plies, ws, out):
+    """A nopython loop that uses root_leaves_into: play the best-valued move each ply."""
+    total = 0.0
+    for _ in range(plies):
+        n = root_leaves_into(s, theta, 1, 1, 4, 0, ws, out)
+        if n == 0:
+            break
+        scores = out[1]
+        best = 0
+        for k in range(1, n):
+            if scores[k] > scores[best]:
+                best = k
+        total += scores[best]
+        mc.make_move(s, np.int64(out[0][best]))
+    return total
+
+
+def test_njit_core_matches_the_wrapper(theta):
+    s = Position().state.copy()
+    ws = new_workspace(0)
+    out = new_leaves_buffers()
+    s0 = s.copy()
+    total = _greedy_game(s, theta, 6, ws, out)
+    # replay with the Python wrapper
+    ref = 0.0
+    for p in range(6):
+        rl = root_leaves(s0, theta, LIN, 1, 4)
+        k = int(np.argmax(rl.scores))
+        ref += rl.scores[k]
+        mc.make_move(s0, int(rl.moves[k]))
+    assert total == ref and np.array_equal(s0[: mc.HIST + 4 * 7], s[: mc.HIST + 4 * 7])
+
+
+def test_bad_arguments(positions, theta):
+    s = positions[0]
+    for kw, word in (({"depth": 0}, "depth"), ({"qdepth": -1}, "qdepth"), ({"depth": 100, "qdepth": 100}, "depth"), ({"max_plies": -3}, "max_plies")):
+        with pytest.raises(ValueError, match=word):
+            root_leaves(s, theta, LIN, **kw)
+    with pytest.raises(ValueError, match="theta"):
+        root_leaves(s, np.zeros(5), LIN)
