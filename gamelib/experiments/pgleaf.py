@@ -1,0 +1,797 @@
+"""The PGLeaf experiment (Morioka & Igarashi, section 5): learn, then measure.
+
+``python -m gamelib.experiments pgleaf --profile quick|paper [--seed S] [--out DIR]`` runs
+three resumable stages into the run folder (default ``data/results/<profile>/pgleaf/seed-<S>``):
+
+1. **Training** (``train/``): every run -- algorithm (PGLeaf, REINFORCE, TDLeaf(λ), TD(λ)) ×
+   reward (MDP, non-MDP) × replicate -- learns by self-play with the paper's settings
+   (:class:`gamelib.learn.selfplay.LearnerSettings`). All runs advance together in batches of
+   M games each (one :func:`gamelib.experiments.run_batched` run): a policy-gradient run plays its
+   M games with θ fixed, spread over the workers, and updates once; a TD run plays its M games in
+   turn inside one job, updating after every game. The parameters are checkpointed after every
+   batch and kept for good at ``keep_points`` (a log grid that contains 1,000, 10,000 and 100,000
+   games). Replicate ``r`` of every algorithm starts from the same initial θ (Table 1 piece
+   values, the rest ~N(0, 1e-4²), seeded by ``(seed, "init", r)``), so the algorithms are compared
+   from one starting point; game ``i`` of a run has the seed
+   ``derive_seed(seed, "game", algorithm, reward, r, i)``.
+2. **Matches** (``matches/``): round-robins of the four algorithms after ``table_points`` games
+   (the paper's Tables 2-4; ``round_robin_games`` per pairing) and a gauntlet of every run's
+   parameters after ``curve_points`` games against the reference opponent (Figs 1-2;
+   ``gauntlet_games`` per point), with iterative deepening under a node budget and the paper's
+   evaluation noise (variance 0.001).
+3. **Report**: CSV tables, the figures, the parameters at the table points as ``.npz`` and a
+   provenance JSON (git commit, seed, profile, sizes, wall time per stage, machine).
+
+Killed at any moment, the same command resumes every stage from its last checkpoint and ends with
+the same numbers as an uninterrupted run, whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import platform
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+from tqdm import tqdm
+
+from gamelib.evaluation import shogi as ev
+from gamelib.experiments.checkpoint import CheckpointStore
+from gamelib.experiments.driver import run_batched
+from gamelib.experiments.registry import RunOptions, register
+from gamelib.experiments.seeds import derive_seed
+from gamelib.learn.selfplay import (ALGORITHMS, REWARDS, LearnerSettings, pg_update,
+                                    play_pg_games, play_td_games)
+
+__all__ = ["PROFILES", "ALGORITHM_LABELS", "ALGORITHM_ABBREVIATIONS", "PAPER_TABLES", "RunSpec",
+           "MatchSettings", "train_config", "runs_of", "settings_of", "train", "trained_theta",
+           "initial_theta", "reference_player", "round_robins", "gauntlets", "run_experiment"]
+
+#: Display names and the paper's abbreviations.
+ALGORITHM_LABELS = {"pgleaf": "PGLeaf", "reinforce": "REINFORCE", "tdleaf": "TDLeaf(λ)",
+                    "td": "TD(λ)"}
+ALGORITHM_ABBREVIATIONS = {"pgleaf": "PL", "reinforce": "RE", "tdleaf": "TL", "td": "TD"}
+
+_LEARNING = {"alpha": 0.001, "M": 100, "lam": 0.7, "max_plies": 300, "games_per_job": 10}
+PROFILES = {
+    "quick": {"n_games": 300, "replicates": 1, "algorithms": list(ALGORITHMS),
+              "rewards": list(REWARDS), "keep_points": [100, 200, 300],
+              "table_points": [100, 300], "curve_points": [0, 100, 300],
+              "round_robin_games": 20, "gauntlet_games": 20, "node_budget": 2000,
+              "max_depth": 8, **_LEARNING},
+    "paper": {"n_games": 100_000, "replicates": 3, "algorithms": list(ALGORITHMS),
+              "rewards": list(REWARDS),
+              "keep_points": [100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000],
+              "table_points": [1000, 10_000, 100_000],
+              "curve_points": [0, 1000, 3000, 10_000, 30_000, 100_000],
+              "round_robin_games": 400, "gauntlet_games": 400, "node_budget": 20_000,
+              "max_depth": 16, **_LEARNING},
+}
+
+
+# ----------------------------------------------------------------------------- runs
+@dataclass(frozen=True)
+class RunSpec:
+    """One learning run: an algorithm, a reward setting and a replicate number."""
+
+    algorithm: str
+    reward: str
+    replicate: int
+
+    @property
+    def key(self) -> str:
+        """``"<algorithm>/<reward>/<replicate>"``, the run's name in the state and the files."""
+        return f"{self.algorithm}/{self.reward}/{self.replicate}"
+
+    @property
+    def label(self) -> str:
+        return f"{ALGORITHM_LABELS[self.algorithm]} {self.reward} r{self.replicate}"
+
+
+def _int_list(sizes, name, low=0):
+    value = sizes[name]
+    if not isinstance(value, (list, tuple)) or not value or any(
+            isinstance(v, bool) or not isinstance(v, int) or v < low for v in value):
+        raise ValueError(f"{name} must be a non-empty list of integers >= {low}, got {value!r}")
+    if list(value) != sorted(set(value)):
+        raise ValueError(f"{name} must be increasing without repeats, got {value!r}")
+    return list(value)
+
+
+def _check_sizes(sizes: Mapping[str, Any]) -> dict:
+    sizes = dict(sizes)
+    missing = sorted(set(PROFILES["quick"]) - set(sizes))
+    if missing:
+        raise ValueError(f"missing size(s) {missing} for the pgleaf experiment")
+    for name in ("n_games", "replicates", "M", "round_robin_games", "gauntlet_games",
+                 "node_budget", "max_depth", "max_plies", "games_per_job"):
+        v = sizes[name]
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+    if sizes["n_games"] % sizes["M"]:
+        raise ValueError(f"n_games ({sizes['n_games']}) must be a multiple of M ({sizes['M']}), "
+                         f"the games per batch")
+    for name, valid in (("algorithms", ALGORITHMS), ("rewards", REWARDS)):
+        v = sizes[name]
+        if not isinstance(v, (list, tuple)) or not v or any(x not in valid for x in v) \
+                or len(set(v)) != len(v):
+            raise ValueError(f"{name} must be a non-empty list of distinct values from "
+                             f"{list(valid)}, got {v!r}")
+    keep = _int_list(sizes, "keep_points", 1)
+    for name in ("keep_points", "table_points"):
+        bad = [p for p in _int_list(sizes, name, 1) if p % sizes["M"] or p > sizes["n_games"]]
+        if bad:
+            raise ValueError(f"{name} {bad} must be multiples of M ({sizes['M']}) and at most "
+                             f"n_games ({sizes['n_games']})")
+    bad = [p for p in _int_list(sizes, "table_points", 1) if p not in keep]
+    bad += [p for p in _int_list(sizes, "curve_points", 0) if p and p not in keep]
+    if bad:
+        raise ValueError(f"table_points and curve_points {bad} must be in keep_points {keep} "
+                         f"(only kept parameters can play)")
+    alpha = sizes["alpha"]
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not alpha > 0:
+        raise ValueError(f"alpha must be a positive number, got {alpha!r}")
+    lam = sizes["lam"]
+    if isinstance(lam, bool) or not isinstance(lam, (int, float)) or not 0 <= lam <= 1:
+        raise ValueError(f"lam must be in [0, 1], got {lam!r}")
+    return sizes
+
+
+def runs_of(sizes: Mapping[str, Any]) -> list[RunSpec]:
+    """Every run of the experiment, replicate by replicate, reward by reward."""
+    return [RunSpec(a, r, k) for k in range(sizes["replicates"]) for r in sizes["rewards"]
+            for a in sizes["algorithms"]]
+
+
+def settings_of(run: RunSpec, sizes: Mapping[str, Any]) -> LearnerSettings:
+    """The run's :class:`LearnerSettings` (the paper's, with the profile's learning sizes)."""
+    return LearnerSettings(run.algorithm, run.reward, alpha=float(sizes["alpha"]), M=sizes["M"],
+                           lam=float(sizes["lam"]), max_plies=sizes["max_plies"])
+
+
+def train_config(sizes: Mapping[str, Any]) -> dict:
+    """The identity of the training run folder: everything that changes the parameters."""
+    sizes = _check_sizes(sizes)
+    return {"experiment": "pgleaf", "stage": "train",
+            "runs": {run.key: settings_of(run, sizes).as_dict() for run in runs_of(sizes)},
+            "init": {"function": "gamelib.evaluation.shogi.initial_theta", "scale": 1e-4,
+                     "layout": ev.LAYOUT_NAME, "n_features": ev.N_FEATURES}}
+
+
+def initial_theta(seed: int, replicate: int) -> np.ndarray:
+    """Replicate ``replicate``'s starting parameters (shared by all its runs)."""
+    return ev.initial_theta(derive_seed(seed, "init", replicate), 1e-4)
+
+
+def _game_seeds(seed: int, run: RunSpec, first: int, count: int) -> np.ndarray:
+    return np.array([derive_seed(seed, "game", run.algorithm, run.reward, run.replicate, i,
+                                 bits=32) for i in range(first, first + count)], dtype=np.int64)
+
+
+def _pg_job(job):
+    theta, settings, seeds = job
+    return play_pg_games(theta, settings, seeds)
+
+
+def _td_job(job):
+    theta, settings, seeds = job
+    return play_td_games(theta, settings, seeds)
+
+
+_STAT_COLUMNS = ("sente_wins", "gote_wins", "draws", "plies")
+
+
+def _stats_row(records) -> np.ndarray:
+    row = np.zeros(len(_STAT_COLUMNS), dtype=np.int64)
+    for rec in records:
+        row[min(rec.result, 3) - 1] += 1
+        row[3] += rec.plies
+    return row
+
+
+class _Progress:
+    """A tqdm bar over self-play games (all runs), created when the first batch starts."""
+
+    def __init__(self, total: int, per_batch: int, enabled: bool, desc: str):
+        self.total, self.per_batch, self.enabled, self.desc = total, per_batch, enabled, desc
+        self.bar = None
+
+    def update(self, index: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            self.bar = tqdm(total=self.total, initial=index * self.per_batch, unit="game",
+                            desc=self.desc, dynamic_ncols=True, smoothing=0.05)
+        self.bar.update(self.per_batch)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def train(folder, sizes: Mapping[str, Any], seed: int, *, workers: int | None = None,
+          scheduler=None, progress: bool = False):
+    """Run (or resume) the training stage in ``folder``; returns the
+    :class:`~gamelib.experiments.driver.RunResult` (its state maps ``"theta/<run key>"`` to the
+    parameters and ``"stats/<run key>"`` to per-batch counts: sente wins, gote wins, draws,
+    plies)."""
+    sizes = _check_sizes(sizes)
+    config = train_config(sizes)
+    runs = runs_of(sizes)
+    settings = {run.key: settings_of(run, sizes) for run in runs}
+    m, per_job = sizes["M"], sizes["games_per_job"]
+    n_batches = sizes["n_games"] // m
+    bar = _Progress(n_batches * m * len(runs), m * len(runs), progress, "self-play games")
+
+    def init(cfg, run_seed):
+        state = {}
+        for run in runs:
+            state[f"theta/{run.key}"] = initial_theta(run_seed, run.replicate)
+            state[f"stats/{run.key}"] = np.zeros((0, len(_STAT_COLUMNS)), dtype=np.int64)
+        return state
+
+    def step(state, ctx):
+        first = ctx.index * m
+        jobs, owners = [], []
+        for run in runs:          # TD runs first: each is one long job
+            st = settings[run.key]
+            if not st.policy_gradient:
+                jobs.append((_td_job, (state[f"theta/{run.key}"], st,
+                                       _game_seeds(ctx.run_seed, run, first, m))))
+                owners.append(run.key)
+        for run in runs:
+            st = settings[run.key]
+            if st.policy_gradient:
+                seeds = _game_seeds(ctx.run_seed, run, first, m)
+                for j in range(0, m, per_job):
+                    jobs.append((_pg_job, (state[f"theta/{run.key}"], st, seeds[j:j + per_job])))
+                    owners.append(run.key)
+        results = ctx.map(_call, jobs, chunksize=1)
+        new = dict(state)
+        for run in runs:
+            mine = [res for res, key in zip(results, owners) if key == run.key]
+            st = settings[run.key]
+            if st.policy_gradient:
+                records = [rec for part in mine for rec in part]
+                new[f"theta/{run.key}"] = pg_update(state[f"theta/{run.key}"], records, st)
+            else:
+                new[f"theta/{run.key}"], records = mine[0]
+            new[f"stats/{run.key}"] = np.vstack([state[f"stats/{run.key}"],
+                                                 _stats_row(records)[None, :]])
+        bar.update(ctx.index)
+        return new
+
+    keep = [p // m for p in sizes["keep_points"]]
+    try:
+        return run_batched(Path(folder), config=config, seed=seed, n_batches=n_batches,
+                           init=init, step=step, keep=keep, workers=workers,
+                           scheduler=scheduler, progress=False)
+    finally:
+        bar.close()
+
+
+def _call(job):
+    fn, args = job
+    return fn(args)
+
+
+def trained_theta(folder, sizes: Mapping[str, Any], seed: int, games: int) -> dict:
+    """``{run key: θ}`` after ``games`` games of every run (0: the initial parameters), read
+    from the kept checkpoints of a training folder."""
+    sizes = _check_sizes(sizes)
+    runs = runs_of(sizes)
+    if games == 0:
+        return {run.key: initial_theta(seed, run.replicate) for run in runs}
+    if games not in sizes["keep_points"]:
+        raise ValueError(f"no kept parameters after {games} games; kept: {sizes['keep_points']}")
+    with CheckpointStore(Path(folder), {"config": train_config(sizes), "seed": seed}) as store:
+        arrays = store.load(tag=f"batch-{games // sizes['M']}").arrays
+    return {run.key: arrays[f"theta/{run.key}"] for run in runs}
+
+
+# ----------------------------------------------------------------------------- provenance
+def _git_commit() -> str | None:
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                             cwd=Path(__file__).resolve().parent, timeout=10)
+        return out.stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def machine() -> dict:
+    """Where a run ran (for the provenance file)."""
+    return {"platform": platform.platform(), "python": platform.python_version(),
+            "processor": platform.processor() or platform.machine(),
+            "cpu_count": os.cpu_count()}
+
+
+# ----------------------------------------------------------------------------- matches
+#: The paper's Tables 2-4 (MDP, row's win rate % against the column; bold: significant at 1%).
+PAPER_TABLES = {
+    1000: {("pgleaf", "reinforce"): 77.0, ("pgleaf", "tdleaf"): 24.3, ("pgleaf", "td"): 42.0,
+           ("reinforce", "tdleaf"): 10.5, ("reinforce", "td"): 16.8, ("tdleaf", "td"): 67.8},
+    10_000: {("pgleaf", "reinforce"): 88.3, ("pgleaf", "tdleaf"): 44.1, ("pgleaf", "td"): 88.8,
+             ("reinforce", "tdleaf"): 12.3, ("reinforce", "td"): 52.6, ("tdleaf", "td"): 89.3},
+    100_000: {("pgleaf", "reinforce"): 76.2, ("pgleaf", "tdleaf"): 56.2, ("pgleaf", "td"): 87.9,
+              ("reinforce", "tdleaf"): 16.0, ("reinforce", "td"): 31.3, ("tdleaf", "td"): 87.0},
+}
+#: Mirror cells the paper prints that are not 100 minus the cell above (Table 2, TD vs TDLeaf).
+PAPER_MIRROR_EXCEPTIONS = {(1000, "td", "tdleaf"): 31.2}
+#: Cells the paper prints in bold (row significantly stronger at the 1% level).
+PAPER_BOLD = {
+    1000: {("pgleaf", "reinforce"), ("tdleaf", "pgleaf"), ("tdleaf", "reinforce"),
+           ("tdleaf", "td"), ("td", "pgleaf"), ("td", "reinforce")},
+    10_000: {("pgleaf", "reinforce"), ("pgleaf", "td"), ("tdleaf", "reinforce"), ("tdleaf", "td")},
+    100_000: {("pgleaf", "reinforce"), ("pgleaf", "tdleaf"), ("pgleaf", "td"),
+              ("tdleaf", "reinforce"), ("tdleaf", "td"), ("td", "reinforce")},
+}
+
+
+def paper_table(games: int):
+    """The paper's table after ``games`` games as a DataFrame (row's win % against column)."""
+    import pandas as pd
+
+    cells = PAPER_TABLES[games]
+    algos = list(ALGORITHMS)
+    data = np.full((4, 4), np.nan)
+    for (a, b), v in cells.items():
+        i, j = algos.index(a), algos.index(b)
+        data[i, j] = v
+        data[j, i] = PAPER_MIRROR_EXCEPTIONS.get((games, b, a), round(100.0 - v, 1))
+    labels = [ALGORITHM_LABELS[a] for a in algos]
+    return pd.DataFrame(data, index=pd.Index(labels, name="player"),
+                        columns=pd.Index([ALGORITHM_ABBREVIATIONS[a] for a in algos],
+                                         name="opponent"))
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """How the evaluation games are played (the paper's section 5.2, with a node budget).
+
+    Attributes
+    ----------
+    node_budget : int
+        Positions searched per move (replaces the paper's 1 s per move).
+    max_depth : int
+        Deepest iteration of the iterative deepening.
+    qdepth : int
+        Quiescence plies (the learning search's 4).
+    noise_var : float
+        Variance of the Gaussian noise on every evaluation (0.001).
+    max_plies : int
+        Ply cap (a draw).
+    """
+
+    node_budget: int
+    max_depth: int
+    qdepth: int = 4
+    noise_var: float = 0.001
+    max_plies: int = 300
+
+    @property
+    def noise_std(self) -> float:
+        return math.sqrt(self.noise_var)
+
+
+def reference_player() -> tuple[np.ndarray, int]:
+    """The fixed reference opponent (stand-in for the paper's ``ssp``): (θ, evaluation kind)."""
+    try:
+        from gamelib.evaluation.shogi import reference_theta
+    except ImportError:
+        return ev.table1_theta(), ev.EVAL_MATERIAL
+    return reference_theta(), ev.EVAL_LINEAR
+
+
+def _match_game(spec, players: dict, settings: MatchSettings) -> int:
+    """One evaluation game (a :class:`~gamelib.play.tournament.GameSpec`): +1 if the first
+    mover (sente) won, -1 if the second won, 0 for a draw."""
+    from gamelib.minishogi import core as mc
+    from gamelib.search import search
+
+    from gamelib.learn.selfplay import start_state
+
+    s = start_state(settings.max_plies, 0)
+    buf = np.empty(mc.MAX_MOVES, dtype=np.int32)
+    side_players = (players[spec.first], players[spec.second])
+    while True:
+        result = mc.game_result(s, buf, 0, settings.max_plies)
+        if result != mc.RESULT_NONE:
+            break
+        theta, kind = side_players[int(s[mc.STM])]
+        r = search(s, theta, kind, settings.max_depth, settings.node_budget, settings.qdepth,
+                   settings.noise_std, derive_seed(spec.seed, "move", int(s[mc.PLY])),
+                   max_plies=settings.max_plies)
+        mc.make_move(s, r.move)
+    return {mc.RESULT_SENTE_WINS: 1, mc.RESULT_GOTE_WINS: -1}.get(int(result), 0)
+
+
+def match_settings(sizes: Mapping[str, Any]) -> MatchSettings:
+    """The evaluation games' settings of a profile."""
+    return MatchSettings(node_budget=sizes["node_budget"], max_depth=sizes["max_depth"],
+                         max_plies=sizes["max_plies"])
+
+
+def _digest(theta: np.ndarray) -> str:
+    import hashlib
+
+    return hashlib.sha256(np.ascontiguousarray(theta, dtype=np.float64).tobytes()).hexdigest()
+
+
+def _tournament(folder, players: dict, pairings, games: int, seed: int, match: MatchSettings,
+                workers, scheduler, progress, desc):
+    from functools import partial
+
+    from gamelib.play.tournament import play_tournament
+
+    identity = {"players": {name: {"theta_sha256": _digest(th), "kind": int(kind)}
+                            for name, (th, kind) in players.items()},
+                "match": {"node_budget": match.node_budget, "max_depth": match.max_depth,
+                          "qdepth": match.qdepth, "noise_var": match.noise_var,
+                          "max_plies": match.max_plies}}
+    play = partial(_match_game, players=players, settings=match)
+    if progress:
+        print(desc, flush=True)
+    return play_tournament(play, pairings, games, seed, folder=folder, identity=identity,
+                           batch_size=max(2, min(100, games * len(pairings) // 8)),
+                           workers=workers, scheduler=scheduler, progress=progress)
+
+
+def round_robins(out, train_folder, sizes: Mapping[str, Any], seed: int, *,
+                 workers: int | None = None, scheduler=None, progress: bool = False):
+    """Round-robins of the algorithms (MDP reward) after each of ``table_points`` games, one per
+    replicate (the paper's Tables 2-4); resumable in ``out``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (point, replicate, player, opponent) with the pair's wins, draws, losses
+        from the row player's side (both directions).
+    """
+    import pandas as pd
+    from gamelib.play.tournament import round_robin_pairings
+
+    sizes = _check_sizes(sizes)
+    match = match_settings(sizes)
+    rows = []
+    if "mdp" not in sizes["rewards"] or len(sizes["algorithms"]) < 2:
+        return pd.DataFrame(rows, columns=["games", "replicate", "player", "opponent", "wins",
+                                           "draws", "losses"])
+    for point in sizes["table_points"]:
+        thetas = trained_theta(train_folder, sizes, seed, point)
+        for rep in range(sizes["replicates"]):
+            players = {a: (thetas[RunSpec(a, "mdp", rep).key], ev.EVAL_LINEAR)
+                       for a in sizes["algorithms"]}
+            result = _tournament(Path(out) / f"round-robin-{point}-r{rep}", players,
+                                 round_robin_pairings(list(players)),
+                                 sizes["round_robin_games"],
+                                 derive_seed(seed, "round-robin", point, rep), match, workers,
+                                 scheduler, progress,
+                                 f"round-robin after {point} games, replicate {rep}")
+            for (a, b), rec in result.records.items():
+                for p, q, r in ((a, b, rec), (b, a, rec.reversed())):
+                    rows.append({"games": point, "replicate": rep, "player": p, "opponent": q,
+                                 "wins": r.wins, "draws": r.draws, "losses": r.losses})
+    return pd.DataFrame(rows)
+
+
+def gauntlets(out, train_folder, sizes: Mapping[str, Any], seed: int, *,
+              workers: int | None = None, scheduler=None, progress: bool = False):
+    """Every run's parameters after each of ``curve_points`` games against the reference
+    opponent (the paper's Figs 1-2); at 0 games the replicate's initial parameters (shared by
+    its runs) play once. Resumable in ``out``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (point, run) with its wins, draws, losses against the reference.
+    """
+    import pandas as pd
+    from gamelib.play.tournament import gauntlet_pairings
+
+    sizes = _check_sizes(sizes)
+    match = match_settings(sizes)
+    ref = reference_player()
+    rows = []
+    runs = runs_of(sizes)
+    for point in sizes["curve_points"]:
+        thetas = trained_theta(train_folder, sizes, seed, point)
+        players, owners = {}, {}
+        for run in runs:
+            name = f"initial/{run.replicate}" if point == 0 else run.key
+            players.setdefault(name, (thetas[run.key], ev.EVAL_LINEAR))
+            owners[run.key] = name
+        result = _tournament(Path(out) / f"gauntlet-{point}", {**players, "reference": ref},
+                             gauntlet_pairings(list(players), "reference"),
+                             sizes["gauntlet_games"], derive_seed(seed, "gauntlet", point),
+                             match, workers, scheduler, progress,
+                             f"gauntlet against the reference after {point} games")
+        records = result.records
+        for run in runs:
+            rec = records[(owners[run.key], "reference")]
+            rows.append({"games": point, "run": run.key, "algorithm": run.algorithm,
+                         "reward": run.reward, "replicate": run.replicate, "wins": rec.wins,
+                         "draws": rec.draws, "losses": rec.losses})
+    return pd.DataFrame(rows)
+
+
+# ----------------------------------------------------------------------------- summaries
+def _records(frame, **where) -> dict:
+    from gamelib.play.stats import Record
+
+    sel = frame
+    for key, value in where.items():
+        sel = sel[sel[key] == value]
+    out = {}
+    for row in sel.itertuples(index=False):
+        key = (row.player, row.opponent)
+        out[key] = out.get(key, Record(0)) + Record(int(row.wins), int(row.draws), int(row.losses))
+    return out
+
+
+def round_robin_table(frame, games: int, replicate: int | None = None):
+    """The :class:`~gamelib.play.stats.RoundRobinTable` after ``games`` games: one replicate's,
+    or all replicates' games pooled (``replicate=None``). Player names are the paper's."""
+    from gamelib.play.stats import round_robin_table as rr_table
+
+    where = {"games": games} if replicate is None else {"games": games, "replicate": replicate}
+    # each game is listed from both sides: keep one direction per pair
+    records = {k: v for k, v in _records(frame, **where).items()
+               if ALGORITHMS.index(k[0]) < ALGORITHMS.index(k[1])}
+    named = {(ALGORITHM_LABELS[a], ALGORITHM_LABELS[b]): rec for (a, b), rec in records.items()}
+    order = [ALGORITHM_LABELS[a] for a in ALGORITHMS if ALGORITHM_LABELS[a] in
+             {x for pair in named for x in pair}]
+    return rr_table(named, order)
+
+
+def curves(frame, confidence: float = 0.95):
+    """Win rates against the reference per (games, algorithm, reward): each replicate and the
+    replicates pooled (``replicate = -1``), with Wilson intervals on the decisive games (the
+    paper's rate leaves draws out) and the score (draws as half)."""
+    import pandas as pd
+    from gamelib.play.stats import Record, wilson_interval
+
+    rows = []
+    pooled = frame.groupby(["games", "algorithm", "reward"], sort=False)[
+        ["wins", "draws", "losses"]].sum().reset_index()
+    pooled["replicate"] = -1
+    for row in pd.concat([frame, pooled], ignore_index=True).itertuples(index=False):
+        rec = Record(int(row.wins), int(row.draws), int(row.losses))
+        lo, hi = wilson_interval(rec.wins, rec.decisive, confidence)
+        rows.append({"games": int(row.games), "algorithm": row.algorithm, "reward": row.reward,
+                     "replicate": int(row.replicate), "wins": rec.wins, "draws": rec.draws,
+                     "losses": rec.losses, "win_rate": rec.win_rate, "low": lo, "high": hi,
+                     "score": rec.score})
+    return pd.DataFrame(rows)
+
+
+def plot_curves(curve_frame, reward: str, ax=None, replicate: int = -1):
+    """Win rate (%) against the reference over training for every algorithm (Fig. 1: MDP,
+    Fig. 2: non-MDP), with the intervals of :func:`curves` as error bars."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        ax = plt.subplots()[1]
+    sel = curve_frame[(curve_frame.reward == reward) & (curve_frame.replicate == replicate)]
+    for k, algo in enumerate(ALGORITHMS):
+        c = sel[sel.algorithm == algo].sort_values("games")
+        if c.empty:
+            continue
+        x = c.games.to_numpy(float)
+        y = 100 * c.win_rate.to_numpy(float)
+        err = 100 * np.vstack([c.win_rate - c.low, c.high - c.win_rate])
+        ax.errorbar(x * (1 + 0.03 * (k - 1.5)), y, yerr=err, marker="o", ms=4,
+                    capsize=3, label=ALGORITHM_LABELS[algo], color=f"C{k}")
+    ax.set_xscale("symlog", linthresh=max(1.0, float(sel.games[sel.games > 0].min()
+                                                     if (sel.games > 0).any() else 1)))
+    ax.set_xlabel("self-play games")
+    ax.set_ylabel("win rate against the reference (%)")
+    ax.set_ylim(-2, 102)
+    ax.set_title(f"{'MDP' if reward == 'mdp' else 'non-MDP'} rewards")
+    ax.legend(fontsize=8)
+    return ax
+
+
+def elo(round_robin_frame, gauntlet_frame, prior_draws: float = 1.0):
+    """Elo ratings of every checkpoint that played (``"<run key>@<games>"``; the initial
+    parameters ``"initial/<replicate>@0"``), the reference fixed at 0, from all round-robin and
+    gauntlet games (Bradley-Terry, with ``prior_draws`` virtual draws per pairing)."""
+    from gamelib.play.stats import Record, bradley_terry
+
+    results = {}
+    for row in gauntlet_frame.itertuples(index=False):
+        name = f"initial/{row.replicate}@0" if row.games == 0 else f"{row.run}@{row.games}"
+        results[(name, "reference")] = Record(int(row.wins), int(row.draws), int(row.losses))
+    for row in round_robin_frame.itertuples(index=False):
+        if ALGORITHMS.index(row.player) < ALGORITHMS.index(row.opponent):
+            a = f"{row.player}/mdp/{row.replicate}@{row.games}"
+            b = f"{row.opponent}/mdp/{row.replicate}@{row.games}"
+            results[(a, b)] = results.get((a, b), Record(0)) + \
+                Record(int(row.wins), int(row.draws), int(row.losses))
+    return bradley_terry(results, anchor="reference", prior_draws=prior_draws).to_frame()
+
+
+# ----------------------------------------------------------------------------- the whole run
+@dataclass(frozen=True)
+class Report:
+    """What :func:`run_experiment` produced (also written as files into its folder).
+
+    Attributes
+    ----------
+    training : pandas.DataFrame
+        Per run and batch: games, sente wins, gote wins, draws, plies.
+    round_robin : pandas.DataFrame
+        :func:`round_robins`.
+    gauntlet : pandas.DataFrame
+        :func:`gauntlets`.
+    curves : pandas.DataFrame
+        :func:`curves` of the gauntlet.
+    elo : pandas.DataFrame
+        :func:`elo`.
+    timings : dict
+        Wall time (s) of each stage in this call.
+    """
+
+    training: Any
+    round_robin: Any
+    gauntlet: Any
+    curves: Any
+    elo: Any
+    timings: dict
+
+
+def training_frame(state: Mapping[str, np.ndarray], sizes: Mapping[str, Any]):
+    """Per-batch statistics of every run from a training state."""
+    import pandas as pd
+
+    frames = []
+    for run in runs_of(sizes):
+        stats = state[f"stats/{run.key}"]
+        f = pd.DataFrame(stats, columns=list(_STAT_COLUMNS))
+        f.insert(0, "games", sizes["M"] * (np.arange(len(f)) + 1))
+        f.insert(0, "replicate", run.replicate)
+        f.insert(0, "reward", run.reward)
+        f.insert(0, "algorithm", run.algorithm)
+        frames.append(f)
+    return pd.concat(frames, ignore_index=True)
+
+
+def _save_thetas(folder: Path, train_folder, sizes, seed) -> None:
+    points = sorted(set(sizes["table_points"]) | {sizes["n_games"]})
+    for point in points:
+        for key, theta in trained_theta(train_folder, sizes, seed, point).items():
+            name = key.replace("/", "_") + f"_{point}.npz"
+            ev.save_theta(folder / name, theta)
+
+
+def _write_report(out: Path, report: Report, sizes, seed, profile) -> None:
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    from gamelib.experiments.atomic import atomic_write_text
+
+    def csv(frame, name):
+        atomic_write_text(out / name, frame.to_csv(index=False, float_format="%.10g",
+                                                   lineterminator="\n"))
+
+    csv(report.training, "training.csv")
+    csv(report.round_robin, "round_robin.csv")
+    csv(report.gauntlet, "gauntlet.csv")
+    csv(report.curves, "curves.csv")
+    csv(report.elo, "elo.csv")
+    lines = [f"# PGLeaf experiment, profile {profile}, seed {seed}", ""]
+    abbrev = {ALGORITHM_LABELS[a]: ALGORITHM_ABBREVIATIONS[a] for a in ALGORITHMS}
+    for point in sizes["table_points"]:
+        if report.round_robin.empty:
+            break
+        pooled = [None] if sizes["replicates"] > 1 else []
+        for rep in [*pooled, *range(sizes["replicates"])]:
+            which = "all replicates pooled" if rep is None else f"replicate {rep}"
+            table = round_robin_table(report.round_robin, point, rep)
+            lines += [f"## After {point} games ({which})", "",
+                      table.to_markdown(column_labels=abbrev)]
+        if point in PAPER_TABLES:
+            lines += [f"## The paper after {point} games", "",
+                      paper_table(point).to_markdown(floatfmt=".1f"), ""]
+    atomic_write_text(out / "tables.md", "\n".join(lines) + "\n")
+    with matplotlib.rc_context({"figure.figsize": (6.4, 4.0)}):
+        for k, reward in enumerate(sizes["rewards"]):
+            fig, ax = plt.subplots()
+            plot_curves(report.curves, reward, ax)
+            fig.tight_layout()
+            fig.savefig(out / f"fig{k + 1}_{reward}.png", dpi=100, metadata={"Software": None})
+            plt.close(fig)
+
+
+def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str = "custom",
+                   workers: int | None = None, scheduler=None, progress: bool = False,
+                   write: bool = True) -> Report:
+    """Run (or resume) the three stages in ``out`` and return the :class:`Report`.
+
+    Parameters
+    ----------
+    out : str or Path
+        The run folder: ``train/`` and ``matches/`` hold the resumable stages; the report files
+        (``training.csv``, ``round_robin.csv``, ``gauntlet.csv``, ``curves.csv``, ``elo.csv``,
+        ``tables.md``, ``fig1_mdp.png``, ``fig2_non_mdp.png``, ``theta/*.npz``,
+        ``provenance.json``) are written at its top when ``write``.
+    sizes : mapping
+        A profile of :data:`PROFILES` (possibly with overrides).
+    seed : int
+    profile : str
+        Its name (for the provenance).
+    workers, scheduler
+        Local processes or a Dask scheduler (results do not depend on them).
+    progress : bool
+        Progress bars.
+    write : bool
+        Write the report files.
+    """
+    sizes = _check_sizes(sizes)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    timings = {}
+    start = time.perf_counter()
+    trained = train(out / "train", sizes, seed, workers=workers, scheduler=scheduler,
+                    progress=progress)
+    timings["training"] = time.perf_counter() - start
+    start = time.perf_counter()
+    rr = round_robins(out / "matches", out / "train", sizes, seed, workers=workers,
+                      scheduler=scheduler, progress=progress)
+    timings["round_robins"] = time.perf_counter() - start
+    start = time.perf_counter()
+    g = gauntlets(out / "matches", out / "train", sizes, seed, workers=workers,
+                  scheduler=scheduler, progress=progress)
+    timings["gauntlets"] = time.perf_counter() - start
+    report = Report(training_frame(trained.state, sizes), rr, g, curves(g), elo(rr, g),
+                    timings)
+    if write:
+        start = time.perf_counter()
+        (out / "theta").mkdir(exist_ok=True)
+        _save_thetas(out / "theta", out / "train", sizes, seed)
+        _write_report(out, report, sizes, seed, profile)
+        timings["report"] = time.perf_counter() - start
+        _write_provenance(out, sizes, seed, profile, timings, trained.resumed_from, workers,
+                          scheduler)
+    return report
+
+
+def _write_provenance(out: Path, sizes, seed, profile, timings, resumed_from, workers,
+                      scheduler) -> None:
+    from gamelib.experiments.atomic import atomic_write_json, read_json
+    from gamelib.experiments.executor import Executor
+
+    path = out / "provenance.json"
+    previous = read_json(path).get("invocations", []) if path.exists() else []
+    invocation = {"git_commit": _git_commit(), "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                  "wall_time_s": timings, "resumed_from_batch": resumed_from,
+                  "executor": Executor(workers, scheduler).description, "machine": machine()}
+    atomic_write_json(path, {"experiment": "pgleaf", "profile": profile, "seed": seed,
+                             "sizes": dict(sizes), "train_config": train_config(sizes),
+                             "invocations": previous + [invocation],
+                             "wall_time_total_s": sum(sum(i["wall_time_s"].values())
+                                                      for i in previous + [invocation])})
+
+
+@register("pgleaf", profiles=PROFILES,
+          description="PGLeaf vs TDLeaf(lambda), TD(lambda), REINFORCE on 5x5 shogi "
+                      "(Morioka & Igarashi, section 5)")
+def run(opts: RunOptions) -> Report:
+    """The command line's entry: :func:`run_experiment` with the options' sizes."""
+    report = run_experiment(opts.out, opts.sizes, opts.seed, profile=opts.profile,
+                            workers=opts.workers, scheduler=opts.scheduler,
+                            progress=opts.progress)
+    t = report.timings
+    print("wall time: " + ", ".join(f"{k} {v:.1f} s" for k, v in t.items()), flush=True)
+    games = report.training.groupby(["algorithm", "reward", "replicate"]).size().size * \
+        int(opts.sizes["n_games"])
+    if t["training"] > 0:
+        print(f"self-play: {games} games in the run, {t['training']:.1f} s in this call",
+              flush=True)
+    return report
