@@ -279,14 +279,3 @@ def test_no_legal_move():
     assert res.move == -1 and res.usi is None and len(res.pv) == 0
     assert res.score == -MATE and res.mate == 0 and res.leaf_kind == LEAF_MATED
 
-
-def test_recursive_functions_have_one_signature(positions, theta):
-    """numba's cache of a recursive function compiled for several signatures crashes on
-    loading (numba issue 6713): every caller must pass the same argument types."""
-    search(positions[0], theta, LIN, 3, 5000, 4, 0.01, 1)
-    search(positions[0], theta, ev.EVAL_MATERIAL, 2, 5000, 0, use_tt=False)
-    from gamelib.search import root_leaves
-
-    root_leaves(positions[0], theta, LIN, 2, 2)
-    assert len(sc.pvs.signatures) == 1
-    assert len(sc.qsearch.signatures) == 1
