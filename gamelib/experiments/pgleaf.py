@@ -389,9 +389,17 @@ def reference_player() -> tuple[np.ndarray, int]:
     return reference_theta(), ev.EVAL_LINEAR
 
 
+#: The ``kind`` of a player that plays uniformly random legal moves (its θ is ignored).
+RANDOM_PLAYER = -1
+
+
 def _match_game(spec, players: dict, settings: MatchSettings) -> int:
     """One evaluation game (a :class:`~gamelib.play.tournament.GameSpec`): +1 if the first
-    mover (sente) won, -1 if the second won, 0 for a draw."""
+    mover (sente) won, -1 if the second won, 0 for a draw.
+
+    ``players`` maps a name to ``(θ, kind)``: the search (iterative deepening under the node
+    budget, quiescence, evaluation noise seeded per game and ply) with that evaluation, or
+    random legal moves for ``kind == RANDOM_PLAYER``."""
     from gamelib.minishogi import core as mc
     from gamelib.search import search
 
@@ -405,6 +413,11 @@ def _match_game(spec, players: dict, settings: MatchSettings) -> int:
         if result != mc.RESULT_NONE:
             break
         theta, kind = side_players[int(s[mc.STM])]
+        if kind == RANDOM_PLAYER:
+            n = mc.gen_moves(s, buf, 0, False)
+            pick = derive_seed(spec.seed, "random", int(s[mc.PLY])) % n
+            mc.make_move(s, int(buf[pick]))
+            continue
         r = search(s, theta, kind, settings.max_depth, settings.node_budget, settings.qdepth,
                    settings.noise_std, derive_seed(spec.seed, "move", int(s[mc.PLY])),
                    max_plies=settings.max_plies)

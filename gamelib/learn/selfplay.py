@@ -320,6 +320,8 @@ class GameRecord:
         float64[2], the final rewards of sente and gote.
     n_moves : numpy.ndarray
         int64[2], the moves each side made (T_m of eq. 1).
+    moves : numpy.ndarray
+        int32[plies], the moves played (:mod:`gamelib.minishogi.core` integer moves).
     g_idx, g_val : tuple of numpy.ndarray
         Policy-gradient games only: each side's g(m) (eq. 3) as sparse (indices, values).
     """
@@ -328,6 +330,7 @@ class GameRecord:
     plies: int
     rewards: np.ndarray
     n_moves: np.ndarray
+    moves: np.ndarray
     g_idx: tuple = ()
     g_val: tuple = ()
 
@@ -341,12 +344,13 @@ def start_state(max_plies: int, qdepth: int) -> np.ndarray:
 
 @njit(cache=True)
 def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non_mdp, bonus,
-                   pg_mode, g, vals, vptr, vidx, vval, ws, out, probs, buf, info, rew):
+                   pg_mode, g, vals, vptr, vidx, vval, ws, out, probs, buf, info, rew, mlog):
     """Play one self-play game from ``start`` with the softmax policy over ``root_leaves``.
 
     PG mode accumulates each side's g(m) (eq. 3) into ``g[side]``; TD mode records each side's
     chosen values and leaf features as CSR rows (``vals``, ``vptr``, ``vidx``, ``vval``). Writes
-    ``info = [result, plies, moves of sente, moves of gote]`` and the rewards into ``rew``.
+    ``info = [result, plies, moves of sente, moves of gote]``, the rewards into ``rew`` and the
+    moves played into ``mlog[:plies]``.
     """
     s = start.copy()
     np.random.seed(seed)
@@ -376,6 +380,7 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
             nnz[side] = z
             vptr[side, c + 1] = z
         cnt[side] += 1
+        mlog[s[core.PLY]] = moves[k]
         core.make_move(s, np.int64(moves[k]))
     rewards_into(s, r, non_mdp, bonus, rew)
     info[0] = r
@@ -386,22 +391,26 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
 
 @njit(cache=True)
 def _td_games(theta, start, kind, qdepth, temperature, max_plies, seeds, non_mdp, bonus, alpha,
-              lam, gamma, beta, vals, vptr, vidx, vval, ws, out, probs, buf, stats):
+              lam, gamma, beta, vals, vptr, vidx, vval, ws, out, probs, buf, stats, mlogs):
     """Play ``len(seeds)`` games in turn, updating ``theta`` in place after each (TD(λ)).
 
-    ``stats[i] = [result, plies, moves of sente, moves of gote]``; returns nothing.
+    ``stats[i] = [result, plies, moves of sente, moves of gote, reward of sente, reward of
+    gote]``, ``mlogs[i, :plies]`` the moves; returns nothing.
     """
     g = np.zeros((2, 1))
     info = np.zeros(4, dtype=np.int64)
     rew = np.zeros(2)
     for i in range(seeds.shape[0]):
         _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seeds[i], non_mdp,
-                       bonus, False, g, vals, vptr, vidx, vval, ws, out, probs, buf, info, rew)
+                       bonus, False, g, vals, vptr, vidx, vval, ws, out, probs, buf, info, rew,
+                       mlogs[i])
         for side in range(2):
             add_td_lambda(theta, vals[side], vptr[side], vidx[side], vval[side], info[2 + side],
                           rew[side], lam, gamma, beta, alpha)
         for j in range(4):
             stats[i, j] = info[j]
+        stats[i, 4] = rew[0]
+        stats[i, 5] = rew[1]
 
 
 def _check_theta(theta) -> np.ndarray:
@@ -442,16 +451,18 @@ def play_pg_games(theta, settings: LearnerSettings, seeds) -> list[GameRecord]:
     g = np.zeros((2, theta.size))
     info = np.zeros(4, dtype=np.int64)
     rew = np.zeros(2)
+    mlog = np.zeros(settings.max_plies + 1, dtype=np.int32)
     records = []
     for seed in seeds:
         g[:] = 0.0
         _selfplay_game(theta, start, ev.EVAL_LINEAR, settings.qdepth, settings.temperature,
                        settings.max_plies, int(seed), settings.reward == "non_mdp",
                        settings.bonus, True, g, vals, vptr, vidx, vval, ws, out, probs, buf,
-                       info, rew)
+                       info, rew, mlog)
         nz = [np.flatnonzero(g[side]).astype(np.int32) for side in range(2)]
         records.append(GameRecord(int(info[0]), int(info[1]), rew.copy(), info[2:4].copy(),
-                                  tuple(nz), tuple(g[side, nz[side]] for side in range(2))))
+                                  mlog[:info[1]].copy(), tuple(nz),
+                                  tuple(g[side, nz[side]] for side in range(2))))
     return records
 
 
@@ -492,23 +503,15 @@ def play_td_games(theta, settings: LearnerSettings, seeds) -> tuple[np.ndarray, 
     seeds = _check_seeds(seeds)
     vals, vptr, vidx, vval, ws, out, probs, buf = _buffers(settings)
     start = start_state(settings.max_plies, settings.qdepth)
-    stats = np.zeros((seeds.size, 4), dtype=np.int64)
+    stats = np.zeros((seeds.size, 6))
+    mlogs = np.zeros((seeds.size, settings.max_plies + 1), dtype=np.int32)
     _td_games(theta, start, ev.EVAL_LINEAR, settings.qdepth, settings.temperature,
               settings.max_plies, seeds, settings.reward == "non_mdp", settings.bonus,
               settings.alpha, settings.lam, settings.gamma, settings.beta, vals, vptr, vidx,
-              vval, ws, out, probs, buf, stats)
+              vval, ws, out, probs, buf, stats, mlogs)
     records = []
     for i in range(seeds.size):
-        result = int(stats[i, 0])
-        r = _result_rewards(result)
-        records.append(GameRecord(result, int(stats[i, 1]), r, stats[i, 2:4].copy()))
+        plies = int(stats[i, 1])
+        records.append(GameRecord(int(stats[i, 0]), plies, stats[i, 4:6].copy(),
+                                  stats[i, 2:4].astype(np.int64), mlogs[i, :plies].copy()))
     return theta, records
-
-
-def _result_rewards(result):
-    """The MDP part of the rewards (enough for statistics of TD games)."""
-    if result == core.RESULT_SENTE_WINS:
-        return np.array([1.0, -1.0])
-    if result == core.RESULT_GOTE_WINS:
-        return np.array([-1.0, 1.0])
-    return np.zeros(2)

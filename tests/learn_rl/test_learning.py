@@ -1,0 +1,48 @@
+"""A real check: learners starting from a blank evaluation improve against random play."""
+
+from functools import partial
+
+import numpy as np
+import pytest
+
+from gamelib.evaluation import shogi as ev
+from gamelib.experiments import pgleaf
+from gamelib.learn import selfplay as sp
+from gamelib.play.stats import binomial_test
+from gamelib.play.tournament import play_tournament
+
+# the player is the learner's evaluation with one ply, no quiescence, no noise: with theta = 0
+# it plays random moves except that it takes a mate in one
+GREEDY = pgleaf.MatchSettings(node_budget=10 ** 6, max_depth=1, qdepth=0, noise_var=0.0,
+                              max_plies=150)
+GAMES = 200
+
+
+def _against_random(theta):
+    players = {"learner": (theta, ev.EVAL_LINEAR), "random": (theta, pgleaf.RANDOM_PLAYER)}
+    result = play_tournament(partial(pgleaf._match_game, players=players, settings=GREEDY),
+                             [("learner", "random")], GAMES, seed=2024, workers=1)
+    return result.records[("learner", "random")]
+
+
+@pytest.mark.parametrize("algorithm", ["reinforce", "td"])
+def test_a_blank_learner_improves_against_random_play(algorithm):
+    settings = sp.LearnerSettings(algorithm, M=50, max_plies=150)      # the paper's alpha, T
+    theta = np.zeros(ev.N_FEATURES)
+    before = _against_random(theta)
+    for batch in range(6):                                             # 300 self-play games
+        seeds = np.arange(batch * settings.M, (batch + 1) * settings.M)
+        if settings.policy_gradient:
+            theta = sp.pg_update(theta, sp.play_pg_games(theta, settings, seeds), settings)
+        else:
+            theta, _ = sp.play_td_games(theta, settings, seeds)
+    after = _against_random(theta)
+    # games the learner failed to win, before and after: far fewer after learning
+    failed_before = GAMES - before.wins
+    failed_after = GAMES - after.wins
+    assert failed_before >= 8
+    assert binomial_test(failed_after, GAMES, failed_before / GAMES, "less") < 0.01, \
+        (before, after)
+    # what it learned first: a captured-and-held rook or bishop is worth having
+    hand = ev.block("material").offset + 9                             # hand P S G B R
+    assert theta[hand + 3] > 0 and theta[hand + 4] > 0

@@ -1,0 +1,119 @@
+"""Self-play games: replaying a recorded game through the Python API gives the same g(m), the
+same TD update and the same rewards; the moves follow the softmax policy; seeds decide games."""
+
+import numpy as np
+import pytest
+
+from gamelib.evaluation import shogi as ev
+from gamelib.learn import policy_gradient as pg
+from gamelib.learn import selfplay as sp
+from gamelib.learn import td
+from gamelib.minishogi import core
+from gamelib.search import root_leaves
+
+
+@pytest.fixture(scope="module")
+def theta():
+    return ev.initial_theta(5, 0.01)          # larger noise: every feature matters
+
+
+def _replay(theta, settings, moves):
+    """Walk a recorded game with root_leaves; per side the chosen rows and the policies."""
+    s = sp.start_state(settings.max_plies, settings.qdepth)
+    buf = np.empty(core.MAX_MOVES, dtype=np.int32)
+    steps = []
+    for m in moves:
+        assert core.game_result(s, buf, 0, settings.max_plies) == core.RESULT_NONE
+        rl = root_leaves(s, theta, ev.EVAL_LINEAR, 1, settings.qdepth,
+                         max_plies=settings.max_plies)
+        k = int(np.flatnonzero(rl.moves == m)[0])
+        steps.append((int(s[core.STM]), k, rl))
+        core.make_move(s, int(m))
+    result = core.game_result(s, buf, 0, settings.max_plies)
+    assert result != core.RESULT_NONE
+    return s, result, steps
+
+
+@pytest.mark.parametrize("algorithm, reward", [("pgleaf", "non_mdp"), ("reinforce", "mdp")])
+def test_policy_gradient_game_replays_to_the_same_scores(theta, algorithm, reward):
+    settings = sp.LearnerSettings(algorithm, reward, max_plies=80)
+    for seed in (11, 12):
+        rec = sp.play_pg_games(theta, settings, [seed])[0]
+        s, result, steps = _replay(theta, settings, rec.moves)
+        assert result == rec.result and rec.plies == len(rec.moves)
+        assert rec.rewards.tolist() == list(sp.game_rewards(s, result, reward))
+        g = np.zeros((2, ev.N_FEATURES))
+        for side, k, rl in steps:
+            g[side] += pg.log_policy_gradient(k, rl.scores, rl.leaf_ptr, rl.leaf_idx,
+                                              rl.leaf_val, settings.temperature, ev.N_FEATURES)
+        for side in range(2):
+            dense = np.zeros(ev.N_FEATURES)
+            dense[rec.g_idx[side]] = rec.g_val[side]
+            np.testing.assert_allclose(dense, g[side], rtol=1e-9, atol=1e-9)
+            assert rec.n_moves[side] == sum(1 for st in steps if st[0] == side)
+        assert np.abs(g).max() > 0
+
+
+@pytest.mark.parametrize("algorithm, reward", [("tdleaf", "mdp"), ("td", "non_mdp")])
+def test_td_game_replays_to_the_same_update(theta, algorithm, reward):
+    settings = sp.LearnerSettings(algorithm, reward, max_plies=80)
+    new, (rec,) = sp.play_td_games(theta, settings, [21])
+    s, result, steps = _replay(theta, settings, rec.moves)
+    assert result == rec.result
+    rewards = sp.game_rewards(s, result, reward)
+    assert rec.rewards.tolist() == list(rewards)
+    agents = []
+    for side in range(2):
+        values, rows = [], []
+        for sd, k, rl in steps:
+            if sd == side:
+                values.append(rl.scores[k])
+                a, b = rl.leaf_ptr[k], rl.leaf_ptr[k + 1]
+                rows.append((rl.leaf_idx[a:b], rl.leaf_val[a:b]))
+        ptr = np.cumsum([0] + [len(r[0]) for r in rows])
+        agents.append((values, ptr, np.concatenate([r[0] for r in rows]),
+                       np.concatenate([r[1] for r in rows]), rewards[side]))
+    expected = td.td_self_play_update(theta, agents, alpha=settings.alpha, lam=settings.lam,
+                                      beta=settings.beta)
+    np.testing.assert_allclose(new, expected, rtol=1e-12, atol=1e-15)
+    assert np.abs(new - theta).max() > 0
+
+
+def test_first_moves_follow_the_softmax_policy(theta):
+    settings = sp.LearnerSettings("pgleaf", max_plies=1)          # games end after one ply
+    recs = sp.play_pg_games(theta, settings, np.arange(3000))
+    rl = root_leaves(sp.start_state(1, 4), theta, ev.EVAL_LINEAR, 1, 4, max_plies=1)
+    probs = pg.softmax_policy(rl.scores, settings.temperature)
+    first = np.array([r.moves[0] for r in recs])
+    counts = np.array([(first == m).sum() for m in rl.moves])
+    assert counts.sum() == 3000 and all(r.result == core.RESULT_DRAW for r in recs)
+    expected = 3000 * probs
+    chi2 = np.sum((counts - expected) ** 2 / expected)
+    assert chi2 < 36.1, (counts, expected)              # 99.9% quantile, 13 degrees of freedom
+
+
+def test_seeds_decide_the_games(theta):
+    settings = sp.LearnerSettings("reinforce", max_plies=60)
+    a = sp.play_pg_games(theta, settings, [1, 2, 3])
+    b = sp.play_pg_games(theta, settings, [3, 1])
+    assert np.array_equal(a[2].moves, b[0].moves) and np.array_equal(a[0].moves, b[1].moves)
+    assert not np.array_equal(a[0].moves, a[1].moves)
+    with pytest.raises(ValueError, match="seeds must be"):
+        sp.play_pg_games(theta, settings, [2 ** 32])
+    with pytest.raises(ValueError, match="theta"):
+        sp.play_pg_games(theta[:5], settings, [1])
+
+
+def test_settings_defaults_and_bad_values():
+    s = sp.LearnerSettings("tdleaf")
+    assert (s.alpha, s.gamma, s.temperature, s.lam, s.qdepth, s.M) == (0.001, 1.0, 0.03, 0.7, 4, 100)
+    assert sp.LearnerSettings("reinforce").temperature == 0.05
+    assert sp.LearnerSettings("td").qdepth == 0 and not sp.LearnerSettings("td").uses_search
+    for kw, msg in [({"algorithm": "sarsa"}, "unknown algorithm"),
+                    ({"algorithm": "td", "reward": "dense"}, "unknown reward"),
+                    ({"algorithm": "td", "alpha": 0}, "alpha"),
+                    ({"algorithm": "td", "lam": 1.5}, "lam"),
+                    ({"algorithm": "pgleaf", "baseline": "best"}, "unknown baseline"),
+                    ({"algorithm": "pgleaf", "M": 0}, "M must be")]:
+        with pytest.raises(ValueError, match=msg):
+            sp.LearnerSettings(**kw)
