@@ -94,6 +94,12 @@ __all__ = [
     "sparse_features",
     "dense_features",
     "feature_name",
+    "material_index",
+    "piece_square_index",
+    "pair_index",
+    "blocker_index",
+    "mobility_index",
+    "king_mobility_index",
     "check_theta",
     "initial_theta",
     "table1_theta",
@@ -545,6 +551,73 @@ def feature_name(k: int) -> str:
     else:
         text = f"own king with {i} moves"
     return f"{b.name}: {text}"
+
+
+_NAME_TO_TYPE = {name: t for t, name in _TYPE_NAMES.items()}
+
+
+def _piece_type(name: str, allowed=_PIECE_TYPES) -> int:
+    t = _NAME_TO_TYPE.get(name)
+    if t is None or t not in allowed:
+        raise ValueError(f"bad piece type {name!r}: expected one of {[_TYPE_NAMES[x] for x in allowed]}")
+    return t
+
+
+def _square(square: str) -> int:
+    if square not in SQUARE_NAMES:
+        raise ValueError(f"bad square {square!r}: expected a file 1-5 then a rank a-e, e.g. '3c'")
+    return SQUARE_NAMES.index(square)
+
+
+def material_index(piece: str, in_hand: bool = False) -> int:
+    """Index of the material feature of ``piece`` ("P", "+R", ...) on the board or in hand."""
+    if in_hand:
+        return MAT_OFF + _N_MAT_BOARD + R.HAND_TYPES.index(_piece_type(piece, R.HAND_TYPES))
+    return int(_MAT_OF_TYPE[_piece_type(piece, _MATERIAL_BOARD_TYPES)])
+
+
+def piece_square_index(piece: str, square: str) -> int:
+    """Index of "own ``piece`` on ``square``" (the square as the piece's owner sees the board)."""
+    return PST_OFF + 25 * (_piece_type(piece) - 1) + _square(square)
+
+
+def pair_index(piece: str, other: str, dr: int, dc: int, enemy: bool) -> int:
+    """Index of "own ``piece`` with own/enemy ``other`` at offset (dr, dc)" (ranks down, files
+    left to right as the owner sees the board); ``ValueError`` if the pair has no feature."""
+    ta, tb = _piece_type(piece), _piece_type(other)
+    if not (isinstance(dr, (int, np.integer)) and isinstance(dc, (int, np.integer))) or max(abs(dr), abs(dc)) > _PAIR_RADIUS \
+            or (dr, dc) == (0, 0):
+        raise ValueError(f"pair offset ({dr}, {dc}) is not one of the features' offsets (max(|dr|,|dc|) <= {_PAIR_RADIUS})")
+    k = int((_PAIR_ENEMY if enemy else _PAIR_OWN)[ta, tb, _offset81(int(dr), int(dc))])
+    if k < 0:
+        raise ValueError(f"no pair feature for own {piece} with own {other}")
+    return k
+
+
+def blocker_index(slider: str, direction: str, blocker: str, enemy: bool) -> int:
+    """Index of "own ``slider`` looking ``direction`` ("N", "NE", ...) blocked by ``blocker``"."""
+    t = _piece_type(slider, _SLIDER_TYPES)
+    names = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+    dirs = R.DIAGONAL if t in (R.BISHOP, R.HORSE) else R.ORTHOGONAL
+    if direction not in names or names.index(direction) not in dirs:
+        raise ValueError(f"bad direction {direction!r} for {slider}: expected one of {[names[d] for d in dirs]}")
+    kind = _piece_type(blocker) - 1 + (10 if enemy else 0)
+    return int(_SLIDER_OF_TYPE[t]) + 20 * dirs.index(names.index(direction)) + kind
+
+
+def mobility_index(piece: str, n_moves: int) -> int:
+    """Index of "own ``piece`` (not the king) with ``n_moves`` squares to move to"."""
+    t = _piece_type(piece, _MATERIAL_BOARD_TYPES)
+    if not isinstance(n_moves, (int, np.integer)) or not 0 <= n_moves <= _MAX_MOBILITY:
+        raise ValueError(f"n_moves must be an integer in [0, {_MAX_MOBILITY}], got {n_moves!r}")
+    return int(_MOB_OF_TYPE[t]) + int(n_moves)
+
+
+def king_mobility_index(n_moves: int) -> int:
+    """Index of "own king with ``n_moves`` squares to move to" (0..8)."""
+    if not isinstance(n_moves, (int, np.integer)) or not 0 <= n_moves <= _N_KING_MOVES:
+        raise ValueError(f"n_moves must be an integer in [0, {_N_KING_MOVES}], got {n_moves!r}")
+    return KMOB_OFF + int(n_moves)
 
 
 def check_theta(theta, name: str = "theta") -> np.ndarray:

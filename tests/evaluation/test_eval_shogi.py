@@ -246,3 +246,29 @@ def test_load_refuses_damaged_and_missing_files(tmp_path):
         E.save_theta(tmp_path / "short.npz", np.zeros(3))
     assert not (tmp_path / "short.npz").exists()
     assert zipfile.is_zipfile(path)
+
+
+def test_index_helpers_agree_with_feature_names():
+    assert E.feature_name(E.material_index("+B")) == "material: +B on the board"
+    assert E.feature_name(E.material_index("S", in_hand=True)) == "material: S in hand"
+    assert E.feature_name(E.piece_square_index("K", "3c")) == "piece_square: own K on 3c"
+    assert E.feature_name(E.pair_index("G", "K", 1, -1, enemy=False)) == "pair_own: own G with own K at (+1,-1)"
+    assert E.pair_index("K", "G", -1, 1, enemy=False) == E.pair_index("G", "K", 1, -1, enemy=False)
+    assert E.feature_name(E.pair_index("K", "+R", -2, 3, enemy=True)) == "pair_enemy: own K with enemy +R at (-2,+3)"
+    assert E.feature_name(E.blocker_index("+B", "SW", "P", enemy=True)) == "blocker: own +B looking SW, blocked by enemy P"
+    assert E.feature_name(E.mobility_index("R", 7)) == "mobility: own R with 7 moves"
+    assert E.feature_name(E.king_mobility_index(0)) == "king_mobility: own king with 0 moves"
+    for call, message in [
+        (lambda: E.material_index("K"), "bad piece type 'K'"),
+        (lambda: E.material_index("+P", in_hand=True), "bad piece type"),
+        (lambda: E.piece_square_index("X", "3c"), "bad piece type 'X'"),
+        (lambda: E.piece_square_index("P", "6a"), "bad square '6a'"),
+        (lambda: E.pair_index("P", "G", 4, 0, enemy=True), "offset"),
+        (lambda: E.pair_index("K", "K", 1, 0, enemy=False), "no pair feature"),
+        (lambda: E.blocker_index("B", "N", "P", enemy=False), "bad direction 'N'"),
+        (lambda: E.blocker_index("G", "N", "P", enemy=False), "bad piece type 'G'"),
+        (lambda: E.mobility_index("P", 13), "n_moves"),
+        (lambda: E.king_mobility_index(9), "n_moves"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            call()
