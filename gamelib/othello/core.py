@@ -279,20 +279,15 @@ def final_score(p, o, empties_to_winner):
 
 
 @njit(cache=True)
-def perft(p, o, depth):
-    """Number of leaves of the game tree of ``depth`` plies from ``(p, o)``.
-
-    Standard convention: a pass is one ply; a finished game is one leaf at any remaining
-    depth. The last ply is counted with a population count (bulk counting), the last two
-    without recursive calls.
-    """
+def _perft(p, o, depth):
+    """Recursive body of :func:`perft` (uint64, uint64, int64 arguments only)."""
     if depth <= 0:
         return np.int64(1)
     moves = move_mask(p, o)
     if moves == U0:
         if move_mask(o, p) == U0:
             return np.int64(1)
-        return perft(o, p, depth - 1)
+        return _perft(o, p, depth - 1)
     if depth == 1:
         return popcount(moves)
     total = np.int64(0)
@@ -308,8 +303,22 @@ def perft(p, o, depth):
         sq = _cttz(moves)
         moves &= moves - U1
         f = flips(p, o, sq)
-        total += perft(o & ~f, p | f | (U1 << sq), depth - 1)
+        total += _perft(o & ~f, p | f | (U1 << sq), depth - 1)
     return total
+
+
+@njit(cache=True)
+def perft(p, o, depth):
+    """Number of leaves of the game tree of ``depth`` plies from ``(p, o)``.
+
+    Standard convention: a pass is one ply; a finished game is one leaf at any remaining
+    depth. The last ply is counted with a population count (bulk counting), the last two
+    without recursive calls.
+    """
+    # Fixed argument types for the recursive part: a literal argument (``perft(p, o, 5)`` in
+    # jitted code) would otherwise compile a second recursive specialisation, which numba's
+    # cache cannot reload.
+    return _perft(np.uint64(p), np.uint64(o), np.int64(depth))
 
 
 @njit(cache=True)
@@ -324,5 +333,5 @@ def perft_divide(p, o, depth):
         sq = _cttz(moves)
         moves &= moves - U1
         f = flips(p, o, sq)
-        out[sq] = perft(o & ~f, p | f | (U1 << sq), depth - 1)
+        out[sq] = _perft(o & ~f, p | f | (U1 << sq), np.int64(depth - 1))
     return out

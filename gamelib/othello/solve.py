@@ -373,6 +373,14 @@ def solve_bitboards(p, o, empties_to_winner, tt_bits):
         The value (side to move minus opponent), a best move's square (-1 when the side
         must pass or the game is over) and the number of nodes searched.
     """
+    return _solve(np.uint64(p), np.uint64(o), bool(empties_to_winner), np.int64(tt_bits))
+
+
+@njit(cache=True)
+def _solve(p, o, empties_to_winner, tt_bits):
+    """Body of :func:`solve_bitboards` with fixed argument types (literal arguments would
+    compile second specialisations of the recursive search, which numba's cache cannot
+    reload)."""
     nodes = np.zeros(1, dtype=np.int64)
     size = 1 << tt_bits
     tt_p = np.zeros(size, dtype=np.uint64)

@@ -183,3 +183,14 @@ def test_pass_turn_and_disc_counts():
     p2, o2 = core.make_move(p, o, 37)  # f5
     assert core.disc_counts(np.uint64(p2), np.uint64(o2)) == (4, 1)
     assert core.disc_difference(np.uint64(p2), np.uint64(o2)) == 3
+
+
+def test_core_callable_from_jitted_code_with_literals():
+    from numba import njit
+
+    @njit
+    def from_jit():
+        return core.perft(core.START_BLACK, core.START_WHITE, 4), core.perft_divide(core.START_BLACK, core.START_WHITE, 2)
+
+    total, divide = from_jit()
+    assert total == 244 and divide[19] == 3
