@@ -8,10 +8,12 @@ white, ``-`` empty; the side to move is ``"X"`` or ``"O"``):
 * :func:`solve` -- exact final disc difference under perfect play and a best move;
 * :class:`Board` -- a Pythonic position with push/pop;
 * :mod:`gamelib.othello.core` -- the numba bitboard functions beneath them;
-* :mod:`gamelib.othello.wthor` -- ``load(path)`` reads WTHOR ``.wtb`` files into a DataFrame.
+* :mod:`gamelib.othello.wthor` -- ``load(path)`` reads WTHOR ``.wtb`` files into a DataFrame;
+* :mod:`gamelib.othello.download` -- fetches and validates the WTHOR records;
+* ``python -m gamelib.bench othello`` -- perft and endgame-solver speed.
 """
 
-from . import core
+from . import core, wthor
 from .board import (
     START_BOARD,
     SQUARE_NAMES,
@@ -28,6 +30,7 @@ from .solve import solve
 
 __all__ = [
     "core",
+    "wthor",
     "START_BOARD",
     "SQUARE_NAMES",
     "Board",
