@@ -51,7 +51,8 @@ from gamelib.learn.selfplay import (ALGORITHMS, REWARDS, LearnerSettings, pg_upd
 
 __all__ = ["PROFILES", "ALGORITHM_LABELS", "ALGORITHM_ABBREVIATIONS", "PAPER_TABLES", "RunSpec",
            "MatchSettings", "train_config", "runs_of", "settings_of", "train", "trained_theta",
-           "initial_theta", "reference_player", "round_robins", "gauntlets", "run_experiment"]
+           "initial_theta", "match_settings", "round_robins", "gauntlets", "round_robin_table",
+           "curves", "plot_curves", "elo", "paper_table", "Report", "run_experiment"]
 
 #: Display names and the paper's abbreviations.
 ALGORITHM_LABELS = {"pgleaf": "PGLeaf", "reinforce": "REINFORCE", "tdleaf": "TDLeaf(λ)",
@@ -62,16 +63,16 @@ _LEARNING = {"alpha": 0.001, "M": 100, "lam": 0.7, "max_plies": 300, "games_per_
 PROFILES = {
     "quick": {"n_games": 300, "replicates": 1, "algorithms": list(ALGORITHMS),
               "rewards": list(REWARDS), "keep_points": [100, 200, 300],
-              "table_points": [100, 300], "curve_points": [0, 100, 300],
-              "round_robin_games": 20, "gauntlet_games": 20, "node_budget": 2000,
-              "max_depth": 8, **_LEARNING},
+              "table_points": [300], "curve_points": [0, 100, 300],
+              "round_robin_games": 20, "gauntlet_games": 20, "node_budget": 500,
+              "max_depth": 32, **_LEARNING},
     "paper": {"n_games": 100_000, "replicates": 3, "algorithms": list(ALGORITHMS),
               "rewards": list(REWARDS),
               "keep_points": [100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000],
               "table_points": [1000, 10_000, 100_000],
-              "curve_points": [0, 1000, 3000, 10_000, 30_000, 100_000],
-              "round_robin_games": 400, "gauntlet_games": 400, "node_budget": 20_000,
-              "max_depth": 16, **_LEARNING},
+              "curve_points": [0, 1000, 10_000, 100_000],
+              "round_robin_games": 400, "gauntlet_games": 400, "node_budget": 5000,
+              "max_depth": 32, **_LEARNING},
 }
 
 
@@ -358,11 +359,13 @@ class MatchSettings:
     Attributes
     ----------
     node_budget : int
-        Positions searched per move (replaces the paper's 1 s per move).
+        Positions searched per move by every player, the reference included (replaces the
+        paper's 1 s per move).
     max_depth : int
         Deepest iteration of the iterative deepening.
     qdepth : int
-        Quiescence plies (the learning search's 4).
+        Quiescence plies of the learners' search (the learning search's 4); the reference
+        opponent keeps its own (:data:`gamelib.evaluation.reference.REFERENCE_QDEPTH`).
     noise_var : float
         Variance of the Gaussian noise on every evaluation (0.001).
     max_plies : int
@@ -379,50 +382,20 @@ class MatchSettings:
     def noise_std(self) -> float:
         return math.sqrt(self.noise_var)
 
+    def player(self, theta):
+        """A learner's parameters as a :class:`gamelib.play.shogi.SearchPlayer`."""
+        from gamelib.play.shogi import SearchPlayer
 
-def reference_player() -> tuple[np.ndarray, int]:
-    """The fixed reference opponent (stand-in for the paper's ``ssp``): (θ, evaluation kind)."""
-    try:
-        from gamelib.evaluation.shogi import reference_theta
-    except ImportError:
-        return ev.table1_theta(), ev.EVAL_MATERIAL
-    return reference_theta(), ev.EVAL_LINEAR
+        return SearchPlayer(theta, ev.EVAL_LINEAR, node_budget=self.node_budget,
+                            max_depth=self.max_depth, qdepth=self.qdepth,
+                            noise_std=self.noise_std)
 
+    def reference(self):
+        """The reference opponent (:func:`gamelib.play.shogi.reference_player`, the stand-in for
+        the paper's ``ssp``) at this node budget and noise."""
+        from gamelib.play.shogi import reference_player
 
-#: The ``kind`` of a player that plays uniformly random legal moves (its θ is ignored).
-RANDOM_PLAYER = -1
-
-
-def _match_game(spec, players: dict, settings: MatchSettings) -> int:
-    """One evaluation game (a :class:`~gamelib.play.tournament.GameSpec`): +1 if the first
-    mover (sente) won, -1 if the second won, 0 for a draw.
-
-    ``players`` maps a name to ``(θ, kind)``: the search (iterative deepening under the node
-    budget, quiescence, evaluation noise seeded per game and ply) with that evaluation, or
-    random legal moves for ``kind == RANDOM_PLAYER``."""
-    from gamelib.minishogi import core as mc
-    from gamelib.search import search
-
-    from gamelib.learn.selfplay import start_state
-
-    s = start_state(settings.max_plies, 0)
-    buf = np.empty(mc.MAX_MOVES, dtype=np.int32)
-    side_players = (players[spec.first], players[spec.second])
-    while True:
-        result = mc.game_result(s, buf, 0, settings.max_plies)
-        if result != mc.RESULT_NONE:
-            break
-        theta, kind = side_players[int(s[mc.STM])]
-        if kind == RANDOM_PLAYER:
-            n = mc.gen_moves(s, buf, 0, False)
-            pick = derive_seed(spec.seed, "random", int(s[mc.PLY])) % n
-            mc.make_move(s, int(buf[pick]))
-            continue
-        r = search(s, theta, kind, settings.max_depth, settings.node_budget, settings.qdepth,
-                   settings.noise_std, derive_seed(spec.seed, "move", int(s[mc.PLY])),
-                   max_plies=settings.max_plies)
-        mc.make_move(s, r.move)
-    return {mc.RESULT_SENTE_WINS: 1, mc.RESULT_GOTE_WINS: -1}.get(int(result), 0)
+        return reference_player(node_budget=self.node_budget, noise_std=self.noise_std)
 
 
 def match_settings(sizes: Mapping[str, Any]) -> MatchSettings:
@@ -431,29 +404,14 @@ def match_settings(sizes: Mapping[str, Any]) -> MatchSettings:
                          max_plies=sizes["max_plies"])
 
 
-def _digest(theta: np.ndarray) -> str:
-    import hashlib
-
-    return hashlib.sha256(np.ascontiguousarray(theta, dtype=np.float64).tobytes()).hexdigest()
-
-
 def _tournament(folder, players: dict, pairings, games: int, seed: int, match: MatchSettings,
                 workers, scheduler, progress, desc):
-    from functools import partial
+    from gamelib.play.shogi import play_games
 
-    from gamelib.play.tournament import play_tournament
-
-    identity = {"players": {name: {"theta_sha256": _digest(th), "kind": int(kind)}
-                            for name, (th, kind) in players.items()},
-                "match": {"node_budget": match.node_budget, "max_depth": match.max_depth,
-                          "qdepth": match.qdepth, "noise_var": match.noise_var,
-                          "max_plies": match.max_plies}}
-    play = partial(_match_game, players=players, settings=match)
     if progress:
         print(desc, flush=True)
-    return play_tournament(play, pairings, games, seed, folder=folder, identity=identity,
-                           batch_size=max(2, min(100, games * len(pairings) // 8)),
-                           workers=workers, scheduler=scheduler, progress=progress)
+    return play_games(players, pairings, games, seed, max_plies=match.max_plies,
+                      folder=folder, workers=workers, scheduler=scheduler, progress=progress)
 
 
 def round_robins(out, train_folder, sizes: Mapping[str, Any], seed: int, *,
@@ -479,7 +437,7 @@ def round_robins(out, train_folder, sizes: Mapping[str, Any], seed: int, *,
     for point in sizes["table_points"]:
         thetas = trained_theta(train_folder, sizes, seed, point)
         for rep in range(sizes["replicates"]):
-            players = {a: (thetas[RunSpec(a, "mdp", rep).key], ev.EVAL_LINEAR)
+            players = {a: match.player(thetas[RunSpec(a, "mdp", rep).key])
                        for a in sizes["algorithms"]}
             result = _tournament(Path(out) / f"round-robin-{point}-r{rep}", players,
                                  round_robin_pairings(list(players)),
@@ -510,7 +468,6 @@ def gauntlets(out, train_folder, sizes: Mapping[str, Any], seed: int, *,
 
     sizes = _check_sizes(sizes)
     match = match_settings(sizes)
-    ref = reference_player()
     rows = []
     runs = runs_of(sizes)
     for point in sizes["curve_points"]:
@@ -518,9 +475,10 @@ def gauntlets(out, train_folder, sizes: Mapping[str, Any], seed: int, *,
         players, owners = {}, {}
         for run in runs:
             name = f"initial/{run.replicate}" if point == 0 else run.key
-            players.setdefault(name, (thetas[run.key], ev.EVAL_LINEAR))
+            if name not in players:
+                players[name] = match.player(thetas[run.key])
             owners[run.key] = name
-        result = _tournament(Path(out) / f"gauntlet-{point}", {**players, "reference": ref},
+        result = _tournament(Path(out) / f"gauntlet-{point}", {**players, "reference": match.reference()},
                              gauntlet_pairings(list(players), "reference"),
                              sizes["gauntlet_games"], derive_seed(seed, "gauntlet", point),
                              match, workers, scheduler, progress,

@@ -1,28 +1,21 @@
 """A real check: learners starting from a blank evaluation improve against random play."""
 
-from functools import partial
-
 import numpy as np
 import pytest
 
 from gamelib.evaluation import shogi as ev
-from gamelib.experiments import pgleaf
 from gamelib.learn import selfplay as sp
+from gamelib.play.shogi import RandomPlayer, SearchPlayer, play_match
 from gamelib.play.stats import binomial_test
-from gamelib.play.tournament import play_tournament
 
-# the player is the learner's evaluation with one ply, no quiescence, no noise: with theta = 0
-# it plays random moves except that it takes a mate in one
-GREEDY = pgleaf.MatchSettings(node_budget=10 ** 6, max_depth=1, qdepth=0, noise_var=0.0,
-                              max_plies=150)
 GAMES = 200
 
 
 def _against_random(theta):
-    players = {"learner": (theta, ev.EVAL_LINEAR), "random": (theta, pgleaf.RANDOM_PLAYER)}
-    result = play_tournament(partial(pgleaf._match_game, players=players, settings=GREEDY),
-                             [("learner", "random")], GAMES, seed=2024, workers=1)
-    return result.records[("learner", "random")]
+    # the learner's evaluation with one ply, no quiescence, no noise: with theta = 0 it plays
+    # the first legal move except that it takes a mate in one
+    greedy = SearchPlayer(theta, ev.EVAL_LINEAR, node_budget=10 ** 6, max_depth=1, qdepth=0)
+    return play_match(greedy, RandomPlayer(), GAMES, seed=2024, max_plies=150, workers=1)
 
 
 @pytest.mark.parametrize("algorithm", ["reinforce", "td"])
