@@ -92,6 +92,7 @@ __all__ = [
     "evaluate_kind",
     "features",
     "sparse_features",
+    "mirror",
     "dense_features",
     "feature_name",
     "material_index",
@@ -501,6 +502,23 @@ def _state_of(position) -> np.ndarray:
     if not isinstance(state, np.ndarray) or state.dtype != np.int64 or state.ndim != 1 or state.shape[0] < core.HIST:
         raise ValueError("expected a gamelib.minishogi Position or core state array (int64)")
     return state
+
+
+def mirror(position) -> np.ndarray:
+    """ŝ: a new state with the colours swapped and the board rotated by 180° (hands swapped),
+    the same colour to move and no history, so that ``φ(ŝ) = -φ(s)``.
+
+    If the side to move of ``s`` is in check, ŝ has the side *not* to move in check: not a
+    position of a game, but its features are well defined.
+    """
+    s = _state_of(position)
+    board = np.zeros(25, dtype=np.int64)
+    for sq in range(25):
+        pc = int(s[sq])
+        if pc:
+            board[24 - sq] = pc ^ 16
+    hands = np.concatenate([s[_HAND + 5:_HAND + 10], s[_HAND:_HAND + 5]])
+    return core.new_state(board, hands, int(s[_STM]), int(s[core.MOVE_NUMBER] + s[core.PLY]), capacity=1)
 
 
 def sparse_features(position) -> tuple[np.ndarray, np.ndarray]:

@@ -10,4 +10,7 @@ Submodules
 :mod:`gamelib.play.tournament`
     Round-robin and gauntlet schedules with alternating colours and per-game seeds, played in
     parallel (local cores or Dask) and resumably, tallied into records.
+:mod:`gamelib.play.shogi`
+    5×5 shogi players (random, search, softmax self-play policy, the reference opponent), games
+    by the rules with the ply cap, matches, round robins and gauntlets.
 """

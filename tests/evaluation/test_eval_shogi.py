@@ -272,3 +272,12 @@ def test_index_helpers_agree_with_feature_names():
     ]:
         with pytest.raises(ValueError, match=message):
             call()
+
+
+def test_mirror_agrees_with_the_sfen_construction(positions):
+    for sfen in positions[::4]:
+        s_hat = E.mirror(ms.Position(sfen))
+        ref = mirror_state(sfen)
+        assert np.array_equal(s_hat[:core.KING_SQ + 2], ref[:core.KING_SQ + 2]), sfen
+    with pytest.raises(ValueError, match="Position or core state"):
+        E.mirror("rbsgk/4p/5/P4/KGSBR b - 1")
