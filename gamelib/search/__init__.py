@@ -14,7 +14,7 @@ Scores are in the evaluation's units (a pawn = 0.02) from the side to move's vie
 """
 
 from .core import LEAF_CAP, LEAF_MATED, LEAF_REPETITION, LEAF_STATIC, MATE, MATE_BOUND, MAX_PLY, new_workspace
-from .iterative import DEFAULT_TT_BITS, SearchResult, mate_plies, principal_leaf, search
+from .iterative import DEFAULT_TT_BITS, SearchResult, StopSignal, mate_plies, principal_leaf, search
 from .leaves import RootLeaves, new_leaves_buffers, root_leaves, root_leaves_into
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "LEAF_CAP",
     "DEFAULT_TT_BITS",
     "SearchResult",
+    "StopSignal",
     "search",
     "mate_plies",
     "principal_leaf",

@@ -83,7 +83,10 @@ __all__ = [
     "LEAF_REPETITION",
     "LEAF_CAP",
     "new_workspace",
-    "iterate",
+    "setup",
+    "static_eval",
+    "root_prepare",
+    "root_iteration",
     "search_root_move",
     "gauss_noise",
     "repetition_verdict",
@@ -549,82 +552,68 @@ def setup(s, ctl, tt, budget, qdepth, kind, use_tt, use_killers, use_history, se
 
 
 @njit(cache=True)
-def iterate(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, max_depth, pv_out, info):
-    """Iterative deepening at the root of ``s`` (call :func:`setup` first).
+def static_eval(s, theta, ctl, noise_std):
+    """The static evaluation the search uses (with its noise) of the current position."""
+    return _static(s, theta, ctl, noise_std)
 
-    Depth 1, 2, ... ``max_depth`` full-width plies, each followed by quiescence, until the node
-    budget runs out. The result is the last completed iteration's, or the unfinished one's if
-    it has finished at least its first root move (the previous best, searched first): a move
-    that beat it was proved better with the full window. If not even depth 1 finished its first
-    move, the move is the first one in move order with the root's static evaluation.
 
-    Writes the PV into ``pv_out`` and ``info = [move, pv_len, depth, partial, leaf_kind,
-    n_legal]`` and returns the score (root side to move's view). No legal move: move -1, score
-    ``-MATE``.
+@njit(cache=True)
+def root_prepare(s, mv, ordk, ctl, root_moves):
+    """Generate and order the root moves into ``root_moves``; count the root as a node.
+
+    Call :func:`setup` first. Returns the number of legal root moves.
     """
     n = mc.gen_moves(s, mv, 0, False)
-    info[5] = n
     if ctl[C_NODES] < ctl[C_BUDGET]:
         ctl[C_NODES] += 1
-    if n == 0:
-        info[0] = -1
-        info[1] = 0
-        info[2] = 0
-        info[3] = 0
-        info[4] = LEAF_MATED
-        return -MATE
-    # root order: TT-free ordering for the first iteration, then the best move first
     _order(s, mv, ordk, 0, n, -1, 0, ctl)
     for i in range(n):
-        _pick(mv, ordk, i, n)
-    root_moves = mv[0:n].copy()
-    best_score = _static(s, theta, ctl, noise_std)
-    best_move = np.int64(root_moves[0])
-    pv_out[0] = best_move
-    info[0] = best_move
-    info[1] = 1
+        root_moves[i] = _pick(mv, ordk, i, n)
+    return n
+
+
+@njit(cache=True, nogil=True)
+def root_iteration(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, depth, root_moves, n, pv_out, info):
+    """One iteration of iterative deepening: the root moves in order, ``depth`` plies each.
+
+    The first move gets the full window, the others a null window above the best so far and a
+    full-window re-search if they beat it. If the budget runs out (``ctl[C_ABORT]``), the
+    finished root moves still count: the best of them is a move proved at least as good as the
+    first one, the previous iteration's best. Writes ``info = [best move, PV length, finished
+    root moves, leaf kind]`` and the PV into ``pv_out`` (only if a root move finished), moves
+    the best move to the front of ``root_moves`` and returns its score. Releases the GIL, so
+    another thread may stop the search by setting ``ctl[C_BUDGET] = 0``.
+    """
+    alpha = -INF
+    best = -INF - 1.0
+    best_move = np.int64(-1)
+    done = 0
     info[2] = 0
-    info[3] = 0
-    info[4] = LEAF_STATIC
-    max_depth = min(max_depth, MAX_PLY - 1)
-    for depth in range(1, max_depth + 1):
-        alpha = -INF
-        it_best = -INF - 1.0
-        it_move = np.int64(-1)
-        done = 0
-        for i in range(n):
-            m = np.int64(root_moves[i])
-            if i == 0:
+    for i in range(n):
+        m = np.int64(root_moves[i])
+        if i == 0:
+            v = search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, m, alpha, INF, depth)
+        else:
+            v = search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, m, alpha, np.nextafter(alpha, INF), depth)
+            if v > alpha and ctl[C_ABORT] == 0:
                 v = search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, m, alpha, INF, depth)
-            else:
-                v = search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, m, alpha, np.nextafter(alpha, INF), depth)
-                if v > alpha and ctl[C_ABORT] == 0:
-                    v = search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, m, alpha, INF, depth)
-            if ctl[C_ABORT] != 0:
-                break
-            done += 1
-            if v > it_best:
-                it_best = v
-                it_move = m
-                if v > alpha:
-                    alpha = v
-                # the root's PV: m then the line below it
-                pv_out[0] = m
-                ln = ctl[C_PVLEN + 1]
-                for k in range(ln):
-                    pv_out[k + 1] = pv[1, k]
-                info[1] = ln + 1
-                info[4] = ctl[C_LEAF + 1]
-        if done == 0:
-            break
-        best_score = it_best
-        best_move = it_move
-        info[0] = best_move
         if ctl[C_ABORT] != 0:
-            info[3] = 1
             break
-        info[2] = depth
-        # best move first next time, the others in their order
+        done += 1
+        if v > best:
+            best = v
+            best_move = m
+            if v > alpha:
+                alpha = v
+            pv_out[0] = m
+            ln = ctl[C_PVLEN + 1]
+            for k in range(ln):
+                pv_out[k + 1] = pv[1, k]
+            info[0] = m
+            info[1] = ln + 1
+            info[3] = ctl[C_LEAF + 1]
+    info[2] = done
+    if done > 0:
         j = 0
         while root_moves[j] != best_move:
             j += 1
@@ -632,6 +621,4 @@ def iterate(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, max_depth, pv_out, 
             root_moves[j] = root_moves[j - 1]
             j -= 1
         root_moves[0] = best_move
-        if abs(best_score) > MATE_BOUND and MATE - abs(best_score) <= depth:
-            break  # a forced game end within the full-width horizon: deeper cannot change it
-    return best_score
+    return best

@@ -1,14 +1,18 @@
 """Iterative-deepening search under a node budget: the engine's move choice.
 
 :func:`search` validates its input, copies the state into a buffer with room for the search,
-clears the transposition table and runs :func:`gamelib.search.core.iterate` (fail-soft PVS with
-quiescence, see :mod:`gamelib.search.core`). The same position, parameters, budget and seed give
-the same result on any machine: the node budget, not the clock, stops the search, and nothing
-is kept between calls.
+clears the transposition table and deepens one iteration at a time with
+:func:`gamelib.search.core.root_iteration` (fail-soft PVS with quiescence, see
+:mod:`gamelib.search.core`). The same position, parameters, budget and seed give the same
+result on any machine: the node budget, not the clock, stops the search, and nothing is kept
+between calls. A :class:`StopSignal` lets another thread end a search early (the USI engine's
+``stop`` and time limits); ``on_iteration`` reports each finished iteration.
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,7 +23,7 @@ from gamelib.minishogi.notation import format_usi
 from . import core as sc
 from .state import as_search_state, check_eval_args, thread_workspace
 
-__all__ = ["SearchResult", "search", "DEFAULT_TT_BITS", "mate_plies", "principal_leaf"]
+__all__ = ["SearchResult", "StopSignal", "search", "DEFAULT_TT_BITS", "mate_plies", "principal_leaf"]
 
 #: Default transposition table: 2**16 entries (1.5 MB).
 DEFAULT_TT_BITS = 16
@@ -87,6 +91,36 @@ class SearchResult:
         return mate_plies(self.score)
 
 
+class StopSignal:
+    """Ends a running :func:`search` from another thread (the search releases the GIL).
+
+    ``stop()`` makes the search return as if its node budget had run out (the result of the
+    finished iterations, or of the unfinished one's finished root moves). A signal stopped
+    before the search starts stops it at once; use a new signal per search.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._ctl = None
+        self.stopped = False
+
+    def stop(self) -> None:
+        with self._lock:
+            self.stopped = True
+            if self._ctl is not None:
+                self._ctl[sc.C_BUDGET] = 0
+
+    def _attach(self, ctl) -> None:
+        with self._lock:
+            self._ctl = ctl
+            if self.stopped:
+                ctl[sc.C_BUDGET] = 0
+
+    def _detach(self) -> None:
+        with self._lock:
+            self._ctl = None
+
+
 def _check_int(name, v, lo):
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
         raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
@@ -108,6 +142,8 @@ def search(
     use_tt: bool = True,
     killers: bool = True,
     history: bool = True,
+    stop: StopSignal | None = None,
+    on_iteration: Callable[[SearchResult], None] | None = None,
 ) -> SearchResult:
     """Best move of ``s`` by iterative deepening under a node budget.
 
@@ -136,10 +172,18 @@ def search(
         Transposition table size ``2**tt_bits`` entries.
     use_tt, killers, history : bool
         Switches of the TT and of the killer and history move orderings (for measurements).
+    stop : StopSignal, optional
+        Lets another thread end the search early.
+    on_iteration : callable, optional
+        Called with the :class:`SearchResult` so far after every finished iteration.
 
     Returns
     -------
     SearchResult
+        The last finished iteration's result, or the unfinished iteration's if it finished
+        at least its first root move (``partial``). If not even that happened (a tiny budget),
+        the first root move in move order with the root's static evaluation and ``depth = 0``.
+        A forced game end found within the full-width plies ends the deepening early.
     """
     max_depth = _check_int("max_depth", max_depth, 1)
     node_budget = _check_int("node_budget", node_budget, 1)
@@ -158,22 +202,49 @@ def search(
     st = as_search_state(s, sc.MAX_PLY + 2)
     mv, ordk, pv, ctl, tt, tts = thread_workspace(tt_bits)
     seed64 = np.int64(np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF).view(np.int64))
-    sc.setup(st, ctl, tt, node_budget, qdepth, kind, use_tt, killers, history, seed64, max_plies)
+    sc.setup(st, ctl, tt, min(node_budget, 1 << 62), qdepth, kind, use_tt, killers, history, seed64, max_plies)
+    root_moves = np.zeros(mc.MAX_MOVES, dtype=np.int32)
+    n = sc.root_prepare(st, mv, ordk, ctl, root_moves)
+    if n == 0:
+        return SearchResult(-1, -sc.MATE, np.zeros(0, dtype=np.int32), 0, int(ctl[sc.C_NODES]), False, sc.LEAF_MATED, 0, 0)
+    noise = np.float64(noise_std)
     pv_out = np.zeros(sc.MAX_PLY + 2, dtype=np.int32)
-    info = np.zeros(6, dtype=np.int64)
-    score = sc.iterate(st, theta, mv, ordk, pv, ctl, tt, tts, noise_std, max_depth, pv_out, info)
-    move, plen, depth, partial, leaf_kind, n_legal = (int(x) for x in info)
-    return SearchResult(
-        move=move,
-        score=float(score),
-        pv=pv_out[:plen].copy(),
-        depth=depth,
-        nodes=int(ctl[sc.C_NODES]),
-        partial=bool(partial),
-        leaf_kind=leaf_kind,
-        seldepth=int(ctl[sc.C_SELDEPTH]),
-        n_legal=n_legal,
-    )
+    info = np.zeros(4, dtype=np.int64)
+
+    def result(move, score, pv_len, depth, partial, leaf_kind):
+        return SearchResult(
+            move=int(move),
+            score=float(score),
+            pv=pv_out[:pv_len].copy(),
+            depth=depth,
+            nodes=int(ctl[sc.C_NODES]),
+            partial=partial,
+            leaf_kind=int(leaf_kind),
+            seldepth=int(ctl[sc.C_SELDEPTH]),
+            n_legal=int(n),
+        )
+
+    pv_out[0] = root_moves[0]
+    best = result(root_moves[0], sc.static_eval(st, theta, ctl, noise), 1, 0, False, sc.LEAF_STATIC)
+    if stop is not None:
+        stop._attach(ctl)
+    try:
+        for depth in range(1, max_depth + 1):
+            score = sc.root_iteration(st, theta, mv, ordk, pv, ctl, tt, tts, noise, np.int64(depth), root_moves, np.int64(n), pv_out, info)
+            if info[2] == 0:
+                break  # stopped before the first root move finished
+            aborted = ctl[sc.C_ABORT] != 0
+            best = result(info[0], score, info[1], depth - 1 if aborted else depth, aborted, info[3])
+            if aborted:
+                break
+            if on_iteration is not None:
+                on_iteration(best)
+            if abs(score) > sc.MATE_BOUND and sc.MATE - abs(score) <= depth:
+                break  # a forced game end within the full-width plies: deeper cannot change it
+    finally:
+        if stop is not None:
+            stop._detach()
+    return best
 
 
 def principal_leaf(s, result: SearchResult) -> np.ndarray:
