@@ -23,7 +23,7 @@ Speed comes from the usual endgame machinery:
   64 - 2 x the opponent's stable discs);
 * near the end (:data:`SHALLOW_EMPTIES`): no table and no sorting, but **parity** (first the
   quadrants with an odd number of empties) and fixed square classes (corners first, the
-  squares next to corners last); the last two empties are solved without recursion.
+  squares next to corners last); the last three empties are solved by dedicated routines.
 
 Note: ``gamelib.othello.solve`` is the function (the package exports it); import this
 module's other names with ``from gamelib.othello.solve import solve_bitboards``.
@@ -127,6 +127,61 @@ def _last2(p, o, beta, sq1, sq2, empties_to_winner):
     return final_score(p, o, empties_to_winner)
 
 
+@njit(cache=True, inline="always")
+def _quadrant_id(sq):
+    """Quadrant (0..3) of square ``sq`` (a uint64)."""
+    return (sq >> np.uint64(2) & U1) | (sq >> np.uint64(4) & np.uint64(2))
+
+
+@njit(cache=True)
+def _last3(p, o, alpha, beta, a, b, c, empties_to_winner):
+    """Exact value (fail-soft) with three empty squares, side ``p`` to move."""
+    # parity: a square alone in its quadrant first
+    qa, qb, qc = _quadrant_id(a), _quadrant_id(b), _quadrant_id(c)
+    if qa == qb and qa != qc:
+        a, c = c, a
+    elif qa == qc and qa != qb:
+        a, b = b, a
+    best = -_INF
+    for k in range(3):
+        if k == 0:
+            sq, x, y = a, b, c
+        elif k == 1:
+            sq, x, y = b, a, c
+        else:
+            sq, x, y = c, a, b
+        f = flips(p, o, sq)
+        if f != U0:
+            v = -_last2(o & ~f, p | f | (U1 << sq), -alpha, x, y, empties_to_winner)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        return v
+    if best > -_INF:
+        return best
+    # p passes
+    worst = _INF
+    for k in range(3):
+        if k == 0:
+            sq, x, y = a, b, c
+        elif k == 1:
+            sq, x, y = b, a, c
+        else:
+            sq, x, y = c, a, b
+        f = flips(o, p, sq)
+        if f != U0:
+            v = _last2(p & ~f, o | f | (U1 << sq), beta, x, y, empties_to_winner)
+            if v < worst:
+                worst = v
+                if v <= alpha:
+                    return v
+    if worst < _INF:
+        return worst
+    return final_score(p, o, empties_to_winner)
+
+
 @njit(cache=True)
 def _shallow(p, o, alpha, beta, empties_to_winner, nodes):
     """Fail-soft alpha-beta near the end: parity and square-class ordering, no table."""
@@ -137,8 +192,11 @@ def _shallow(p, o, alpha, beta, empties_to_winner, nodes):
     rest = empty & (empty - U1)
     if rest == U0:
         return _last1(p, o, _cttz(empty), empties_to_winner)
-    if rest & (rest - U1) == U0:
+    rest2 = rest & (rest - U1)
+    if rest2 == U0:
         return _last2(p, o, beta, _cttz(empty), _cttz(rest), empties_to_winner)
+    if rest2 & (rest2 - U1) == U0:
+        return _last3(p, o, alpha, beta, _cttz(empty), _cttz(rest), _cttz(rest2), empties_to_winner)
     if alpha >= 64 - 2 * popcount(o):  # stability cutoff, as in _deep
         bound = 64 - 2 * popcount(stable_discs(o, p))
         if bound <= alpha:

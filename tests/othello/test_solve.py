@@ -107,3 +107,18 @@ def test_solve_rejects_bad_input():
         oth.solve(oth.START_BOARD, "Q")
     with pytest.raises(ValueError, match="squares"):
         oth.solve("X" * 10, "X")
+
+
+def test_last_empties_with_passes_match_brute_force():
+    """Many positions with 1-4 empties (the dedicated last-squares routines), passes included."""
+    positions = ref.random_game_positions(np.random.default_rng(99), 200)
+    seen = n_pass = 0
+    for board, side in positions:
+        if not 1 <= board.count("-") <= 4:
+            continue
+        grid = ref.grid_from_string(board)
+        n_pass += not ref.legal(grid, side)
+        for wof in (False, True):
+            assert oth.solve(board, side, wof)[0] == ref.minimax(grid, side, wof), (board, side, wof)
+        seen += 1
+    assert seen > 500 and n_pass > 5
