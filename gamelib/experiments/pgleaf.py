@@ -59,7 +59,8 @@ ALGORITHM_LABELS = {"pgleaf": "PGLeaf", "reinforce": "REINFORCE", "tdleaf": "TDL
                     "td": "TD(λ)"}
 ALGORITHM_ABBREVIATIONS = {"pgleaf": "PL", "reinforce": "RE", "tdleaf": "TL", "td": "TD"}
 
-_LEARNING = {"alpha": 0.001, "M": 100, "lam": 0.7, "max_plies": 300, "games_per_job": 10}
+_LEARNING = {"alpha": 0.001, "M": 100, "lam": 0.7, "beta": 1.0, "max_plies": 300,
+             "games_per_job": 10}
 PROFILES = {
     "quick": {"n_games": 300, "replicates": 1, "algorithms": list(ALGORITHMS),
               "rewards": list(REWARDS), "keep_points": [100, 200, 300],
@@ -141,6 +142,9 @@ def _check_sizes(sizes: Mapping[str, Any]) -> dict:
     lam = sizes["lam"]
     if isinstance(lam, bool) or not isinstance(lam, (int, float)) or not 0 <= lam <= 1:
         raise ValueError(f"lam must be in [0, 1], got {lam!r}")
+    beta = sizes["beta"]
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not beta > 0:
+        raise ValueError(f"beta must be a positive number, got {beta!r}")
     return sizes
 
 
@@ -153,7 +157,8 @@ def runs_of(sizes: Mapping[str, Any]) -> list[RunSpec]:
 def settings_of(run: RunSpec, sizes: Mapping[str, Any]) -> LearnerSettings:
     """The run's :class:`LearnerSettings` (the paper's, with the profile's learning sizes)."""
     return LearnerSettings(run.algorithm, run.reward, alpha=float(sizes["alpha"]), M=sizes["M"],
-                           lam=float(sizes["lam"]), max_plies=sizes["max_plies"])
+                           lam=float(sizes["lam"]), beta=float(sizes["beta"]),
+                           max_plies=sizes["max_plies"])
 
 
 def train_config(sizes: Mapping[str, Any]) -> dict:

@@ -56,7 +56,7 @@ from numba import njit
 from gamelib.evaluation import shogi as ev
 from gamelib.learn.policy_gradient import (BASELINES, add_log_policy_gradient, sample_from,
                                            self_play_update, softmax_into)
-from gamelib.learn.td import KNIGHTCAP_BETA, add_td_lambda
+from gamelib.learn.td import DEFAULT_BETA, add_td_lambda
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import parse_sfen, usi_to_move
@@ -246,7 +246,8 @@ class LearnerSettings:
     lam : float
         λ of TD(λ) and TDLeaf(λ) (0.7).
     beta : float
-        Squashing slope of TD(λ) / TDLeaf(λ), ``tanh(β v)`` (:data:`~gamelib.learn.td.KNIGHTCAP_BETA`).
+        Squashing slope of TD(λ) / TDLeaf(λ), ``tanh(β v)`` (:data:`~gamelib.learn.td.DEFAULT_BETA`,
+        1).
     baseline : str
         Baseline of eq. (2) (:data:`~gamelib.learn.policy_gradient.BASELINES`).
     qdepth : int or None
@@ -265,7 +266,7 @@ class LearnerSettings:
     temperature: float | None = None
     M: int = 100
     lam: float = 0.7
-    beta: float = KNIGHTCAP_BETA
+    beta: float = DEFAULT_BETA
     baseline: str = "component"
     qdepth: int | None = None
     max_plies: int = R.DEFAULT_MAX_PLIES

@@ -110,3 +110,9 @@ def test_empty_sequence_and_bad_input():
         td.td_lambda_direction([0.1], [0, 1], [3], [1.0], 1.0, 3)
     with pytest.raises(ValueError, match="alpha"):
         td.td_self_play_update(np.zeros(3), [], alpha=0.0)
+
+
+def test_default_slope_is_one():
+    from gamelib.learn.selfplay import LearnerSettings
+
+    assert td.DEFAULT_BETA == 1.0 and LearnerSettings("tdleaf").beta == 1.0
