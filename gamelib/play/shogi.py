@@ -36,6 +36,7 @@ cross tables). The results do not depend on the number of workers.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass, field
 from functools import partial
@@ -52,6 +53,7 @@ from gamelib.minishogi.notation import format_usi, parse_sfen
 from gamelib.play import stats, tournament
 from gamelib.play.stats import Record
 from gamelib.play.tournament import GameSpec, TournamentResult
+from gamelib.search import root_leaves, search
 
 __all__ = [
     "PAPER_NOISE_STD",
@@ -155,8 +157,6 @@ class SearchPlayer(Player):
         object.__setattr__(self, "noise_std", _check_float("noise_std", self.noise_std))
 
     def choose(self, s, rng, max_plies):
-        from gamelib.search import search
-
         seed = int(rng.integers(0, 2**63 - 1))
         result = search(s, self.theta, self.kind, self.max_depth, self.node_budget, self.qdepth, self.noise_std, seed,
                         max_plies=max_plies)
@@ -207,8 +207,6 @@ class SoftmaxPlayer(Player):
         object.__setattr__(self, "qdepth", _check_int("qdepth", self.qdepth, 0))
 
     def choose(self, s, rng, max_plies):
-        from gamelib.search import root_leaves
-
         leaves = root_leaves(s, self.theta, self.kind, self.depth, self.qdepth, max_plies=max_plies)
         if len(leaves) == 0:
             raise ValueError("no legal move to choose from: the game is over")
@@ -367,8 +365,6 @@ def play_games(players: Mapping[str, Player], pairings: Sequence[tuple[str, str]
 
 
 def _identity(player: Player) -> dict:
-    import hashlib
-
     out = {"class": type(player).__name__}
     for key, value in vars(player).items():
         if isinstance(value, np.ndarray):

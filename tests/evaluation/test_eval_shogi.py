@@ -8,7 +8,7 @@ import zipfile
 
 import numpy as np
 import pytest
-from conftest import mirror_sfen, mirror_state
+from eval_positions import mirror_sfen, mirror_state
 from feature_oracle import phi as oracle_phi
 
 import gamelib.minishogi as ms
