@@ -271,7 +271,24 @@ def test_garbage_never_kills_the_engine(engine):
     assert bestmove(engine.expect("bestmove")) in Position().legal_moves
 
 
+def fsf_move(usi: str) -> str:
+    """USI -> Fairy-Stockfish's internal coordinates, by the formula of its USI mode
+    (uci.cpp: file char = '1' + max_file - file, rank char = 'a' + max_rank - rank)."""
+
+    def sq(name):
+        return "abcde"[5 - int(name[0])] + str(5 - "abcde".index(name[1]))
+
+    if "*" in usi:
+        return usi[0] + "@" + sq(usi[2:4])
+    return sq(usi[0:2]) + sq(usi[2:4]) + ("+" if usi.endswith("+") else "")
+
+
 def test_a_game_between_two_engines():
+    """Two engine processes play a game; every move is legal for our rules and, in standard
+    USI coordinates, for Fairy-Stockfish's minishogi (pyffish)."""
+    import pyffish as sf
+
+    start_fen = sf.start_fen("minishogi")
     a, b = UsiProcess(), UsiProcess()
     try:
         for e, seed in ((a, 1), (b, 2)):
@@ -291,6 +308,7 @@ def test_a_game_between_two_engines():
             move = bestmove(e.expect("bestmove"))
             assert move != "resign"  # the game is not over, so there is a legal move
             assert move in pos.legal_moves
+            assert fsf_move(move) in sf.legal_moves("minishogi", start_fen, [fsf_move(m) for m in played])
             pos.push_usi(move)
             played.append(move)
         assert pos.outcome() in ("sente", "gote", "draw") and len(played) >= 2
