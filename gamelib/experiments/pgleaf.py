@@ -51,7 +51,7 @@ from gamelib.learn.selfplay import (ALGORITHMS, REWARDS, LearnerSettings, pg_upd
 
 __all__ = ["PROFILES", "ALGORITHM_LABELS", "ALGORITHM_ABBREVIATIONS", "PAPER_TABLES", "RunSpec",
            "MatchSettings", "train_config", "runs_of", "settings_of", "train", "trained_theta",
-           "initial_theta", "match_settings", "round_robins", "gauntlets", "round_robin_table",
+           "initial_theta", "match_settings", "play_matches", "round_robin_table",
            "curves", "plot_curves", "elo", "paper_table", "Report", "run_experiment"]
 
 #: Display names and the paper's abbreviations.
@@ -409,92 +409,89 @@ def match_settings(sizes: Mapping[str, Any]) -> MatchSettings:
                          max_plies=sizes["max_plies"])
 
 
-def _tournament(folder, players: dict, pairings, games: int, seed: int, match: MatchSettings,
-                workers, scheduler, progress, desc):
+def _player_name(run: RunSpec, games: int) -> str:
+    """A checkpoint's name in the matches: ``"<run key>@<games>"``; at 0 games the replicate's
+    shared initial parameters, ``"initial/<replicate>@0"``."""
+    return f"initial/{run.replicate}@0" if games == 0 else f"{run.key}@{games}"
+
+
+def play_matches(out, train_folder, sizes: Mapping[str, Any], seed: int, *,
+                 workers: int | None = None, scheduler=None, progress: bool = False):
+    """Every evaluation game of the experiment, as one resumable tournament in ``out``.
+
+    * Round-robins of the algorithms (MDP reward) after each of ``table_points`` games, one per
+      replicate (the paper's Tables 2-4), ``round_robin_games`` per pairing;
+    * every run's parameters after each of ``curve_points`` games against the reference
+      opponent (the paper's Figs 1-2), ``gauntlet_games`` per point; at 0 games the replicate's
+      initial parameters (shared by its runs) play once.
+
+    Game ``r`` of pairing ``(a, b)`` has the seed ``derive_seed(derive_seed(seed, "matches"),
+    "game", a, b, r)`` (:func:`gamelib.play.tournament.schedule`), so the games do not depend on
+    which other pairings are played.
+
+    Returns
+    -------
+    (pandas.DataFrame, pandas.DataFrame)
+        Round-robin rows ``games, replicate, player, opponent, wins, draws, losses`` (both
+        directions) and gauntlet rows ``games, run, algorithm, reward, replicate, wins, draws,
+        losses`` (against the reference).
+    """
+    import pandas as pd
     from gamelib.play.shogi import play_games
 
-    if progress:
-        print(desc, flush=True)
-    return play_games(players, pairings, games, seed, max_plies=match.max_plies,
-                      folder=folder, workers=workers, scheduler=scheduler, progress=progress)
-
-
-def round_robins(out, train_folder, sizes: Mapping[str, Any], seed: int, *,
-                 workers: int | None = None, scheduler=None, progress: bool = False):
-    """Round-robins of the algorithms (MDP reward) after each of ``table_points`` games, one per
-    replicate (the paper's Tables 2-4); resumable in ``out``.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (point, replicate, player, opponent) with the pair's wins, draws, losses
-        from the row player's side (both directions).
-    """
-    import pandas as pd
-    from gamelib.play.tournament import round_robin_pairings
-
     sizes = _check_sizes(sizes)
     match = match_settings(sizes)
-    rows = []
-    if "mdp" not in sizes["rewards"] or len(sizes["algorithms"]) < 2:
-        return pd.DataFrame(rows, columns=["games", "replicate", "player", "opponent", "wins",
-                                           "draws", "losses"])
-    for point in sizes["table_points"]:
-        thetas = trained_theta(train_folder, sizes, seed, point)
-        for rep in range(sizes["replicates"]):
-            players = {a: match.player(thetas[RunSpec(a, "mdp", rep).key])
-                       for a in sizes["algorithms"]}
-            result = _tournament(Path(out) / f"round-robin-{point}-r{rep}", players,
-                                 round_robin_pairings(list(players)),
-                                 sizes["round_robin_games"],
-                                 derive_seed(seed, "round-robin", point, rep), match, workers,
-                                 scheduler, progress,
-                                 f"round-robin after {point} games, replicate {rep}")
-            for (a, b), rec in result.records.items():
-                for p, q, r in ((a, b, rec), (b, a, rec.reversed())):
-                    rows.append({"games": point, "replicate": rep, "player": p, "opponent": q,
-                                 "wins": r.wins, "draws": r.draws, "losses": r.losses})
-    return pd.DataFrame(rows)
-
-
-def gauntlets(out, train_folder, sizes: Mapping[str, Any], seed: int, *,
-              workers: int | None = None, scheduler=None, progress: bool = False):
-    """Every run's parameters after each of ``curve_points`` games against the reference
-    opponent (the paper's Figs 1-2); at 0 games the replicate's initial parameters (shared by
-    its runs) play once. Resumable in ``out``.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (point, run) with its wins, draws, losses against the reference.
-    """
-    import pandas as pd
-    from gamelib.play.tournament import gauntlet_pairings
-
-    sizes = _check_sizes(sizes)
-    match = match_settings(sizes)
-    rows = []
     runs = runs_of(sizes)
-    for point in sizes["curve_points"]:
+    players, rr_pairs, g_pairs = {}, [], []
+    points = sorted(set(sizes["curve_points"]) | set(sizes["table_points"]))
+    for point in points:
         thetas = trained_theta(train_folder, sizes, seed, point)
-        players, owners = {}, {}
         for run in runs:
-            name = f"initial/{run.replicate}" if point == 0 else run.key
+            name = _player_name(run, point)
             if name not in players:
                 players[name] = match.player(thetas[run.key])
-            owners[run.key] = name
-        result = _tournament(Path(out) / f"gauntlet-{point}", {**players, "reference": match.reference()},
-                             gauntlet_pairings(list(players), "reference"),
-                             sizes["gauntlet_games"], derive_seed(seed, "gauntlet", point),
-                             match, workers, scheduler, progress,
-                             f"gauntlet against the reference after {point} games")
-        records = result.records
+    players["reference"] = match.reference()
+    if "mdp" in sizes["rewards"]:
+        algos = sizes["algorithms"]
+        for point in sizes["table_points"]:
+            for rep in range(sizes["replicates"]):
+                for i, a in enumerate(algos):
+                    for b in algos[i + 1:]:
+                        rr_pairs.append((_player_name(RunSpec(a, "mdp", rep), point),
+                                         _player_name(RunSpec(b, "mdp", rep), point)))
+    for point in sizes["curve_points"]:
+        for name in dict.fromkeys(_player_name(run, point) for run in runs):
+            g_pairs.append((name, "reference"))
+    records = {}
+    for pairs, games, what in ((rr_pairs, sizes["round_robin_games"], "round-robin"),
+                               (g_pairs, sizes["gauntlet_games"], "gauntlet")):
+        if not pairs:
+            continue
+        used = {x for pair in pairs for x in pair}
+        result = play_games({k: v for k, v in players.items() if k in used}, pairs, games,
+                            derive_seed(seed, "matches", what), max_plies=match.max_plies,
+                            folder=Path(out) / what, workers=workers, scheduler=scheduler,
+                            progress=progress)
+        records.update(result.records)
+    rr_rows = []
+    for a, b in rr_pairs:
+        rec = records[(a, b)]
+        (pa, point), (pb, _) = a.split("@"), b.split("@")
+        rep = int(pa.split("/")[2])
+        for p, q, r in ((pa, pb, rec), (pb, pa, rec.reversed())):
+            rr_rows.append({"games": int(point), "replicate": rep, "player": p.split("/")[0],
+                            "opponent": q.split("/")[0], "wins": r.wins, "draws": r.draws,
+                            "losses": r.losses})
+    g_rows = []
+    for point in sizes["curve_points"]:
         for run in runs:
-            rec = records[(owners[run.key], "reference")]
-            rows.append({"games": point, "run": run.key, "algorithm": run.algorithm,
-                         "reward": run.reward, "replicate": run.replicate, "wins": rec.wins,
-                         "draws": rec.draws, "losses": rec.losses})
-    return pd.DataFrame(rows)
+            rec = records[(_player_name(run, point), "reference")]
+            g_rows.append({"games": point, "run": run.key, "algorithm": run.algorithm,
+                           "reward": run.reward, "replicate": run.replicate, "wins": rec.wins,
+                           "draws": rec.draws, "losses": rec.losses})
+    rr_cols = ["games", "replicate", "player", "opponent", "wins", "draws", "losses"]
+    g_cols = ["games", "run", "algorithm", "reward", "replicate", "wins", "draws", "losses"]
+    return pd.DataFrame(rr_rows, columns=rr_cols), pd.DataFrame(g_rows, columns=g_cols)
 
 
 # ----------------------------------------------------------------------------- summaries
@@ -603,9 +600,9 @@ class Report:
     training : pandas.DataFrame
         Per run and batch: games, sente wins, gote wins, draws, plies.
     round_robin : pandas.DataFrame
-        :func:`round_robins`.
+        Round-robin records of :func:`play_matches`.
     gauntlet : pandas.DataFrame
-        :func:`gauntlets`.
+        Gauntlet records of :func:`play_matches`.
     curves : pandas.DataFrame
         :func:`curves` of the gauntlet.
     elo : pandas.DataFrame
@@ -718,13 +715,9 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
                     progress=progress)
     timings["training"] = time.perf_counter() - start
     start = time.perf_counter()
-    rr = round_robins(out / "matches", out / "train", sizes, seed, workers=workers,
-                      scheduler=scheduler, progress=progress)
-    timings["round_robins"] = time.perf_counter() - start
-    start = time.perf_counter()
-    g = gauntlets(out / "matches", out / "train", sizes, seed, workers=workers,
-                  scheduler=scheduler, progress=progress)
-    timings["gauntlets"] = time.perf_counter() - start
+    rr, g = play_matches(out / "matches", out / "train", sizes, seed, workers=workers,
+                         scheduler=scheduler, progress=progress)
+    timings["matches"] = time.perf_counter() - start
     report = Report(training_frame(trained.state, sizes), rr, g, curves(g), elo(rr, g),
                     timings)
     if write:
