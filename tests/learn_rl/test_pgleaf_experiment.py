@@ -1,0 +1,76 @@
+"""The whole PGLeaf experiment at a tiny size: command line, report files, resume, Dask."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pgleaf_tiny as tiny
+from gamelib.experiments import pgleaf
+from gamelib.experiments.cli import main
+
+TINY = ["-p", "n_games", "8", "-p", "M", "4", "-p", "games_per_job", "2", "-p", "max_plies",
+        "40", "-p", "keep_points", "[4, 8]", "-p", "table_points", "[8]", "-p", "curve_points",
+        "[0, 8]", "-p", "round_robin_games", "2", "-p", "gauntlet_games", "2", "-p",
+        "node_budget", "50", "-p", "max_depth", "4"]
+
+
+def test_command_line_runs_reports_and_resumes(tmp_path, capsys):
+    out = tmp_path / "run"
+    argv = ["pgleaf", "--profile", "quick", "--seed", "1", "--out", str(out), "--workers", "1",
+            "--no-progress", *TINY]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "wall time: training" in printed and f"results in {out}" in printed
+    for name in ("training.csv", "round_robin.csv", "gauntlet.csv", "curves.csv", "elo.csv",
+                 "tables.md", "fig1_mdp.png", "fig2_non_mdp.png", "provenance.json"):
+        assert (out / name).stat().st_size > 0, name
+    assert len(list((out / "theta").glob("*.npz"))) == 8                 # 8 runs at 8 games
+    rr = pd.read_csv(out / "round_robin.csv")
+    assert len(rr) == 12 and set(rr.games) == {8}                      # 6 pairs, both sides
+    assert (rr.wins + rr.draws + rr.losses == 2).all()
+    g = pd.read_csv(out / "gauntlet.csv")
+    assert len(g) == 16 and set(g.games) == {0, 8}
+    # at 0 games all runs share the initial parameters: one player, one record
+    assert g[g.games == 0][["wins", "draws", "losses"]].drop_duplicates().shape[0] == 1
+    training = pd.read_csv(out / "training.csv")
+    assert len(training) == 16 and (training[["sente_wins", "gote_wins", "draws"]].sum(axis=1)
+                                     == 4).all()
+    prov = json.loads((out / "provenance.json").read_text())
+    assert prov["profile"] == "quick" and prov["seed"] == 1 and prov["sizes"]["n_games"] == 8
+    first = {p.name: p.read_bytes() for p in out.glob("*.csv")}
+    assert main(argv) == 0                                             # resumes: nothing new
+    assert {p.name: p.read_bytes() for p in out.glob("*.csv")} == first
+    assert len(json.loads((out / "provenance.json").read_text())["invocations"]) == 2
+    tables = (out / "tables.md").read_text()
+    assert "| PGLeaf |" in tables
+
+
+def test_bad_options_are_refused(tmp_path, capsys):
+    assert main(["pgleaf", "--profile", "huge", "--out", str(tmp_path / "x")]) == 2
+    assert "unknown profile 'huge'" in capsys.readouterr().err
+    assert main(["pgleaf", "--out", str(tmp_path / "x"), "-p", "n_gamez", "3"]) == 2
+    assert "unknown parameter(s) 'n_gamez'" in capsys.readouterr().err
+    assert main(["pgleaf", "--out", str(tmp_path / "y"), "-p", "beta", "-1"]) == 2
+    assert "beta must be a positive number" in capsys.readouterr().err
+    assert not (tmp_path / "y").exists()
+
+
+def test_dask_cluster_gives_the_same_parameters(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    reference = tiny.run(tmp_path / "serial", seed=3)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        result = tiny.run(tmp_path / "dask", seed=3, scheduler=cluster.scheduler_address)
+    for key, value in reference.state.items():
+        assert np.array_equal(result.state[key], value), key
+
+
+def test_paper_tables_are_the_papers():
+    t4 = pgleaf.paper_table(100_000)
+    assert t4.loc["PGLeaf", "TL"] == 56.2 and t4.loc["TDLeaf(λ)", "PL"] == 43.8
+    assert t4.loc["TD(λ)", "RE"] == 68.7 and np.isnan(t4.loc["TD(λ)", "TD"])
+    t2 = pgleaf.paper_table(1000)
+    assert t2.loc["TD(λ)", "TL"] == 31.2 and t2.loc["TDLeaf(λ)", "TD"] == 67.8   # as printed
+    assert pgleaf.paper_table(10_000).loc["REINFORCE", "TD"] == 52.6
