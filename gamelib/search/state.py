@@ -52,9 +52,4 @@ def check_eval_args(theta, kind) -> tuple[np.ndarray, int]:
     """Validate the evaluation's parameters and kind; returns ``(theta as float64, kind)``."""
     if isinstance(kind, bool) or not isinstance(kind, (int, np.integer)) or int(kind) not in (ev.EVAL_MATERIAL, ev.EVAL_LINEAR):
         raise ValueError(f"kind must be EVAL_MATERIAL ({ev.EVAL_MATERIAL}) or EVAL_LINEAR ({ev.EVAL_LINEAR}), got {kind!r}")
-    theta = np.ascontiguousarray(theta, dtype=np.float64)
-    if theta.shape != (ev.N_FEATURES,):
-        raise ValueError(f"theta must have shape ({ev.N_FEATURES},) (N_FEATURES), got {theta.shape}")
-    if not np.all(np.isfinite(theta)):
-        raise ValueError("theta has non-finite entries")
-    return theta, int(kind)
+    return ev.check_theta(theta), int(kind)

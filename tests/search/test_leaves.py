@@ -124,3 +124,17 @@ def test_bad_arguments(positions, theta):
             root_leaves(s, theta, LIN, **kw)
     with pytest.raises(ValueError, match="theta"):
         root_leaves(s, np.zeros(5), LIN)
+
+
+def test_game_length_cap(positions, theta):
+    """A root move that reaches the cap ends the game in a draw (unless it mates)."""
+    from gamelib.search import LEAF_CAP
+
+    s = positions[2]
+    cap = int(s[mc.MOVE_NUMBER]) - 1 + int(s[mc.PLY]) + 1
+    rl = root_leaves(s, theta, LIN, 2, 2, max_plies=cap)
+    for k in range(len(rl)):
+        assert rl.leaf_kind[k] in (LEAF_CAP, LEAF_MATED)
+        assert rl.scores[k] == (0.0 if rl.leaf_kind[k] == LEAF_CAP else MATE - 1)
+    exact = O.root_values(s.copy(), theta, LIN, 2, 2, max_plies=cap)
+    assert [exact[int(m)] for m in rl.moves] == list(rl.scores)

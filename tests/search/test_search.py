@@ -15,7 +15,6 @@ from gamelib.search import (
     LEAF_REPETITION,
     LEAF_STATIC,
     MATE,
-    MATE_BOUND,
     principal_leaf,
     search,
 )
