@@ -83,6 +83,10 @@ def root_leaves_into(s, theta, kind, depth, qdepth, max_plies, ws, out):
     """
     mv, ordk, pv, ctl, tt, tts = ws
     moves, scores, leaf_kind, leaf_ptr, leaf_idx, leaf_val, fidx, fval = out
+    # the recursive search must always see the same array types (C-contiguous): numba's
+    # cache of a recursive function compiled for two signatures crashes when loaded
+    s = np.ascontiguousarray(s)
+    theta = np.ascontiguousarray(theta)
     if depth < 1 or qdepth < 0 or depth + qdepth >= sc.MAX_PLY:
         raise ValueError("root_leaves_into: need depth >= 1, qdepth >= 0 and depth + qdepth < MAX_PLY")
     if s.shape[0] < mc.HIST + mc.HIST_STRIDE * (s[mc.PLY] + depth + qdepth + 2):
