@@ -52,7 +52,7 @@ from gamelib.evaluation import shogi as ev
 from gamelib.evaluation.reference import reference_theta
 from gamelib.minishogi import Position
 from gamelib.minishogi.notation import format_usi
-from gamelib.search import MATE_BOUND, SearchResult, StopSignal, search
+from gamelib.search import MATE_BOUND, SearchResult, StopSignal, new_workspace, search
 from gamelib.search.core import MAX_PLY
 
 __all__ = ["Engine", "main", "score_text", "CP_PER_UNIT"]
@@ -114,7 +114,7 @@ def _options() -> dict[str, _Option]:
         _Option("NoiseStd", "string", 0.0),
         _Option("Seed", "spin", 0, 0, 2**31 - 1),
         _Option("MaxPlies", "spin", 0, 0, 100_000),
-        _Option("USI_Hash", "spin", 16, 1, 1024),
+        _Option("USI_Hash", "spin", 16, 1, 256),
     ]
     return {o.name.lower(): o for o in opts}
 
@@ -147,6 +147,8 @@ class Engine:
         self._hold: threading.Event | None = None
         self._done: threading.Event | None = None
         self._ready = False
+        self._workspace = None  # made for the USI_Hash size at the first search
+        self._workspace_mb = None
 
     # ------------------------------------------------------------------ output
     @staticmethod
@@ -302,6 +304,11 @@ class Engine:
             hold.set()
         self._hold = hold
         done = self._done = threading.Event()
+        mb = self.options["usi_hash"].value
+        if self._workspace is None or self._workspace_mb != mb:
+            self._workspace, self._workspace_mb = None, None
+            self._workspace = new_workspace(_tt_bits(mb))
+            self._workspace_mb = mb
         state = self.position.state.copy()
         self._thread = threading.Thread(target=self._run, args=(state, depth, nodes, stop, hold, done), daemon=True)
         self._thread.start()
@@ -366,7 +373,7 @@ class Engine:
                 self.options["noisestd"].value,
                 self.options["seed"].value,
                 max_plies=self.options["maxplies"].value,
-                tt_bits=_tt_bits(self.options["usi_hash"].value),
+                workspace=self._workspace,
                 stop=stop,
                 on_iteration=report,
             )

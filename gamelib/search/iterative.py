@@ -121,6 +121,19 @@ class StopSignal:
             self._ctl = None
 
 
+def _check_workspace(ws):
+    ref = sc.new_workspace(0)
+    if not isinstance(ws, tuple) or len(ws) != len(ref):
+        raise ValueError("workspace must be the tuple of arrays made by gamelib.search.core.new_workspace")
+    for k, (a, b) in enumerate(zip(ws, ref)):
+        ok = isinstance(a, np.ndarray) and a.dtype == b.dtype and a.flags.c_contiguous and a.ndim == b.ndim
+        if not ok or (k != 4 and k != 5 and a.shape != b.shape) or (k == 4 and (a.shape[1] != 2 or a.shape[0] & (a.shape[0] - 1))):
+            raise ValueError(f"workspace array {k} does not match gamelib.search.core.new_workspace's")
+    if ws[5].shape[0] != ws[4].shape[0]:
+        raise ValueError("workspace table arrays differ in size")
+    return ws
+
+
 def _check_int(name, v, lo):
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
         raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
@@ -144,6 +157,7 @@ def search(
     history: bool = True,
     stop: StopSignal | None = None,
     on_iteration: Callable[[SearchResult], None] | None = None,
+    workspace: tuple | None = None,
 ) -> SearchResult:
     """Best move of ``s`` by iterative deepening under a node budget.
 
@@ -176,6 +190,10 @@ def search(
         Lets another thread end the search early.
     on_iteration : callable, optional
         Called with the :class:`SearchResult` so far after every finished iteration.
+    workspace : tuple, optional
+        Arrays from :func:`gamelib.search.core.new_workspace` to search in (its table size
+        replaces ``tt_bits``); by default a per-thread workspace. One search at a time per
+        workspace.
 
     Returns
     -------
@@ -200,7 +218,7 @@ def search(
     theta, kind = check_eval_args(theta, kind)
     max_depth = min(max_depth, sc.MAX_PLY - 1)
     st = as_search_state(s, sc.MAX_PLY + 2)
-    mv, ordk, pv, ctl, tt, tts = thread_workspace(tt_bits)
+    mv, ordk, pv, ctl, tt, tts = thread_workspace(tt_bits) if workspace is None else _check_workspace(workspace)
     seed64 = np.int64(np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF).view(np.int64))
     sc.setup(st, ctl, tt, min(node_budget, 1 << 62), qdepth, kind, use_tt, killers, history, seed64, max_plies)
     root_moves = np.zeros(mc.MAX_MOVES, dtype=np.int32)

@@ -278,3 +278,17 @@ def test_no_legal_move():
     assert res.move == -1 and res.usi is None and len(res.pv) == 0
     assert res.score == -MATE and res.mate == 0 and res.leaf_kind == LEAF_MATED
 
+
+
+def test_explicit_workspace(positions, theta):
+    from gamelib.search import new_workspace
+
+    s = positions[4]
+    ws = new_workspace(12)
+    a = search(s, theta, LIN, 20, 20000, 6, workspace=ws)
+    b = search(s, theta, LIN, 20, 20000, 6, tt_bits=12)
+    assert (a.move, a.score, a.nodes) == (b.move, b.score, b.nodes)
+    with pytest.raises(ValueError, match="workspace"):
+        search(s, theta, LIN, 2, 100, workspace=ws[:3])
+    with pytest.raises(ValueError, match="workspace"):
+        search(s, theta, LIN, 2, 100, workspace=(ws[0].astype(np.int64),) + ws[1:])
