@@ -53,6 +53,10 @@ The search (eqs. of no paper: the classical algorithms)
   a seeded RNG whose draws depend on the position only, not on the order of the search: every
   occurrence of a position in one search gets the same noise, so the noisy evaluation is a
   consistent function that the TT, the re-searches and the deeper iterations all agree on.
+* **Iterative deepening** (:func:`root_prepare`, then :func:`root_iteration` for depth 1, 2,
+  ...; the loop is :func:`gamelib.search.search`): the previous iteration's best root move
+  first, killers, history and table kept between iterations; a budget that runs out inside an
+  iteration keeps the best of its finished root moves.
 * **Node budget**: every visited position (full-width and quiescence, the root included) is a
   node; the search stops before visiting node ``budget + 1``.
 
