@@ -52,7 +52,7 @@ from gamelib.learn.selfplay import (ALGORITHMS, REWARDS, LearnerSettings, pg_upd
 __all__ = ["PROFILES", "ALGORITHM_LABELS", "ALGORITHM_ABBREVIATIONS", "PAPER_TABLES", "RunSpec",
            "MatchSettings", "train_config", "runs_of", "settings_of", "train", "trained_theta",
            "initial_theta", "match_settings", "play_matches", "round_robin_table",
-           "curves", "plot_curves", "elo", "paper_table", "Report", "run_experiment", "claims",
+           "curves", "plot_curves", "elo", "paper_table", "paper_table_markdown", "Report", "run_experiment", "claims",
            "training_frame"]
 
 #: Display names and the paper's abbreviations.
@@ -356,6 +356,23 @@ def paper_table(games: int):
     return pd.DataFrame(data, index=pd.Index(labels, name="player"),
                         columns=pd.Index([ALGORITHM_ABBREVIATIONS[a] for a in algos],
                                          name="opponent"))
+
+
+def paper_table_markdown(games: int) -> str:
+    """The paper's table after ``games`` games in Markdown, bold cells as printed."""
+    table = paper_table(games)
+    algos = list(ALGORITHMS)
+    lines = ["| | " + " | ".join(table.columns) + " |", "|---|" + "---:|" * len(algos)]
+    for i, a in enumerate(algos):
+        cells = []
+        for j, b in enumerate(algos):
+            if i == j:
+                cells.append("-")
+                continue
+            text = f"{table.iloc[i, j]:.1f}"
+            cells.append(f"**{text}**" if (a, b) in PAPER_BOLD[games] else text)
+        lines.append(f"| {table.index[i]} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
 
 
 @dataclass(frozen=True)
@@ -672,7 +689,7 @@ def _write_report(out: Path, report: Report, sizes, seed, profile) -> None:
                       table.to_markdown(column_labels=abbrev)]
         if point in PAPER_TABLES:
             lines += [f"## The paper after {point} games", "",
-                      paper_table(point).to_markdown(floatfmt=".1f"), ""]
+                      paper_table_markdown(point), ""]
     atomic_write_text(out / "tables.md", "\n".join(lines) + "\n")
     with matplotlib.rc_context({"figure.figsize": (6.4, 4.0)}):
         for k, reward in enumerate(sizes["rewards"]):
