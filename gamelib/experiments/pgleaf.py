@@ -304,12 +304,17 @@ def trained_theta(folder, sizes: Mapping[str, Any], seed: int, games: int) -> di
 
 # ----------------------------------------------------------------------------- provenance
 def _git_commit() -> str | None:
+    """The code's git commit: ``git rev-parse HEAD`` beside this file, or, for a copy of the
+    code outside a checkout (e.g. a ``git archive`` snapshot that a long run uses so that edits
+    to the checkout cannot reach it), the environment variable ``GAMELIB_GIT_COMMIT``."""
     try:
         out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
                              cwd=Path(__file__).resolve().parent, timeout=10)
-        return out.stdout.strip() or None
+        if out.returncode == 0 and out.stdout.strip():
+            return out.stdout.strip()
     except (OSError, subprocess.SubprocessError):
-        return None
+        pass
+    return os.environ.get("GAMELIB_GIT_COMMIT") or None
 
 
 def machine() -> dict:
