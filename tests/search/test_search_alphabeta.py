@@ -166,7 +166,7 @@ def _find_mates(positions, max_plies):
 def test_mates_found_with_their_distance():
     """Positions with forced mates (from playouts of a drop-rich start): the search announces
     exactly the shortest mate; the oracle is a plain AND-OR solver."""
-    from conftest import playout_positions
+    from search_positions import playout_positions
 
     cands = playout_positions(99, 60, min_ply=20, max_ply=60, quiet=False)
     theta = ev.table1_theta()
@@ -225,7 +225,7 @@ def test_deterministic(positions, theta):
 def test_noise_changes_moves_across_seeds_only():
     """Opening positions (no capture in sight): with the paper's noise the chosen move depends
     on the seed, and only on it."""
-    from conftest import playout_positions
+    from search_positions import playout_positions
 
     theta = ev.table1_theta()
     std = np.sqrt(0.001)
