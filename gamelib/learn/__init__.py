@@ -8,6 +8,14 @@ Submodules
 :mod:`gamelib.learn.elmo`
     elmo's loss (cross-entropy toward the game result plus λ × cross-entropy toward a deep
     search's win rate) and Apery's squared win-rate error.
+:mod:`gamelib.learn.policy_gradient`
+    REINFORCE and PGLeaf (Morioka & Igarashi, eqs. 1-7): the softmax policy over principal-leaf
+    values, its log-gradient, the baseline b*, the estimator and the update every M episodes.
+:mod:`gamelib.learn.td`
+    TD(λ) and TDLeaf(λ) (Baxter et al.): squashed values, temporal differences, the update.
+:mod:`gamelib.learn.selfplay`
+    Self-play games of 5×5 shogi with one shared evaluation for the four learners, and the
+    paper's MDP and non-MDP (enclosure bonus) rewards.
 
 Shared here
 -----------
