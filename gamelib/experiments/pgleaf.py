@@ -781,11 +781,9 @@ def run(opts: RunOptions) -> Report:
                             progress=opts.progress)
     t = report.timings
     print("wall time: " + ", ".join(f"{k} {v:.1f} s" for k, v in t.items()), flush=True)
-    games = report.training.groupby(["algorithm", "reward", "replicate"]).size().size * \
-        int(opts.sizes["n_games"])
-    if t["training"] > 0:
-        print(f"self-play: {games} games in the run, {t['training']:.1f} s in this call",
-              flush=True)
+    games = len(runs_of(opts.sizes)) * int(opts.sizes["n_games"])
+    print(f"self-play: {games} games in the run ({t['training']:.1f} s in this call)",
+          flush=True)
     return report
 
 
