@@ -74,3 +74,41 @@ def test_paper_tables_are_the_papers():
     t2 = pgleaf.paper_table(1000)
     assert t2.loc["TD(λ)", "TL"] == 31.2 and t2.loc["TDLeaf(λ)", "TD"] == 67.8   # as printed
     assert pgleaf.paper_table(10_000).loc["REINFORCE", "TD"] == 52.6
+
+
+def _synthetic_report(pl_vs_re, tl_vs_pl, curve):
+    rows = []
+    for point in (1000, 100_000):
+        for (a, b), (w, d, l) in {("pgleaf", "reinforce"): pl_vs_re,
+                                  ("tdleaf", "pgleaf"): tl_vs_pl}.items():
+            rows.append({"games": point, "replicate": 0, "player": a, "opponent": b,
+                         "wins": w, "draws": d, "losses": l})
+            rows.append({"games": point, "replicate": 0, "player": b, "opponent": a,
+                         "wins": l, "draws": d, "losses": w})
+    rr = pd.DataFrame(rows)
+    g = pd.DataFrame([{"games": games, "run": f"{a}/{r}/0", "algorithm": a, "reward": r,
+                       "replicate": 0, "wins": w, "draws": 0, "losses": 100 - w}
+                      for (games, a, r), w in curve.items()])
+    return pgleaf.Report(None, rr, g, pgleaf.curves(g), None, {})
+
+
+def test_claims_verdicts():
+    sizes = {"table_points": [1000, 100_000], "curve_points": [0, 1000],
+             "rewards": ["mdp", "non_mdp"]}
+    curve = {(0, a, r): 50 for a in pgleaf.ALGORITHMS for r in ("mdp", "non_mdp")}
+    curve.update({(1000, "pgleaf", "mdp"): 80, (1000, "reinforce", "mdp"): 40,
+                  (1000, "tdleaf", "mdp"): 55, (1000, "td", "mdp"): 45,
+                  (1000, "pgleaf", "non_mdp"): 78, (1000, "tdleaf", "non_mdp"): 30,
+                  (1000, "reinforce", "non_mdp"): 40, (1000, "td", "non_mdp"): 40})
+    c = pgleaf.claims(_synthetic_report((60, 5, 20), (20, 0, 25), curve), sizes)
+    verdict = dict(zip(c.claim, c.verdict))
+    assert verdict["PGLeaf beats REINFORCE"] == "reproduced"                 # 60-20
+    assert verdict["TDLeaf(λ) beats PGLeaf early"] == "not significant"      # 20-25
+    assert verdict["PGLeaf beats TDLeaf(λ) at the end"] == "not significant"
+    assert verdict["PGLeaf rises fastest against the reference (MDP)"] == "reproduced"
+    assert verdict["TDLeaf(λ) is weaker with non-MDP rewards"] == "reproduced"
+    assert verdict["PGLeaf is as strong with non-MDP rewards"] == "consistent"
+    c = pgleaf.claims(_synthetic_report((10, 0, 60), (10, 0, 60), curve), sizes)
+    verdict = dict(zip(c.claim, c.verdict))
+    assert verdict["TDLeaf(λ) beats PGLeaf early"] == "contradicted"
+    assert verdict["PGLeaf beats TDLeaf(λ) at the end"] == "reproduced"
