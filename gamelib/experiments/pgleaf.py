@@ -28,7 +28,6 @@ the same numbers as an uninterrupted run, whatever the number of workers.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import platform
@@ -50,10 +49,10 @@ from gamelib.learn.selfplay import (ALGORITHMS, REWARDS, LearnerSettings, pg_upd
                                     play_pg_games, play_td_games)
 
 __all__ = ["PROFILES", "ALGORITHM_LABELS", "ALGORITHM_ABBREVIATIONS", "PAPER_TABLES", "RunSpec",
-           "MatchSettings", "train_config", "runs_of", "settings_of", "train", "trained_theta",
-           "initial_theta", "match_settings", "play_matches", "round_robin_table",
-           "curves", "plot_curves", "elo", "paper_table", "paper_table_markdown", "Report", "run_experiment", "claims",
-           "training_frame"]
+           "MatchSettings", "Report", "train_config", "runs_of", "settings_of", "train",
+           "trained_theta", "initial_theta", "match_settings", "play_matches",
+           "training_frame", "round_robin_table", "curves", "plot_curves", "elo", "paper_table",
+           "paper_table_markdown", "claims", "run_experiment"]
 
 #: Display names and the paper's abbreviations.
 ALGORITHM_LABELS = {"pgleaf": "PGLeaf", "reinforce": "REINFORCE", "tdleaf": "TDLeaf(λ)",
