@@ -178,19 +178,10 @@ def set_plot_style() -> None:
 
 
 def _atomic_write(path: Path, write) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    # imported here: gamelib.experiments imports this module (profile validation)
+    from gamelib.experiments.atomic import atomic_write_with
+
+    return atomic_write_with(path, write)
 
 
 def _artefact(cfg: Config, stem: str, suffix: str) -> Path:

@@ -1,5 +1,5 @@
-# Sourced by the scripts: one numba cache for every process and kernel, a non-interactive backend.
-export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$PWD/.numba_cache}"
+# Sourced by the scripts: a non-interactive backend, the venv first on PATH. (The numba cache
+# folder is chosen by `import gamelib`, keyed by a hash of its sources; see gamelib/__init__.py.)
 export MPLBACKEND=Agg
 export PYDEVD_DISABLE_FILE_VALIDATION=1
 export PATH="$PWD/.venv/bin:$PATH"

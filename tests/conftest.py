@@ -5,6 +5,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# One numba cache for the test process and the notebook kernels it starts.
-os.environ.setdefault("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
+# Importing gamelib sets NUMBA_CACHE_DIR (a folder keyed by the sources); the notebook kernels
+# the tests start inherit it, so they share the test process's compiled code.
+import gamelib  # noqa: E402,F401
+
+# Property tests draw the same examples on every run (CI is reproducible) and keep no example
+# database in the checkout.
+from hypothesis import settings  # noqa: E402
+
+settings.register_profile("gamelib", derandomize=True, database=None)
+settings.load_profile("gamelib")
 os.environ.setdefault("MPLBACKEND", "Agg")

@@ -1,4 +1,4 @@
-"""Run a benchmark: ``python -m gamelib.bench {minishogi,othello,search} [options]``.
+"""Run a benchmark: ``python -m gamelib.bench <name> [options]``, names in :data:`BENCHMARKS`.
 
 Each benchmark lives beside the code it measures (``gamelib/<area>/bench.py``) and prints its
 numbers (nodes/s, leaves/s, games/s) after numba compilation, single core.
@@ -13,6 +13,8 @@ BENCHMARKS = {
     "minishogi": "gamelib.minishogi.bench",
     "othello": "gamelib.othello.bench",
     "search": "gamelib.search.bench",
+    "evaluation": "gamelib.evaluation.bench",
+    "othello_value": "gamelib.othello.players",
 }
 
 

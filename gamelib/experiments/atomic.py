@@ -23,6 +23,13 @@ import numpy as np
 TEMP_SUFFIX = ".tmp"
 
 
+def _file_mode() -> int:
+    """The mode ``open()`` would give a new file (0o666 less the umask); mkstemp gives 0o600."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def _fsync_dir(folder: Path) -> None:
     if os.name != "posix":
         return
@@ -33,11 +40,14 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _atomic_write(path, write: Callable) -> Path:
+def atomic_write_with(path, write: Callable) -> Path:
+    """Write ``path`` atomically with ``write(fh)`` on a binary file handle; returns the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
     try:
+        if os.name == "posix":
+            os.fchmod(fd, _file_mode())
         with os.fdopen(fd, "wb") as fh:
             write(fh)
             fh.flush()
@@ -55,7 +65,7 @@ def atomic_write_bytes(path, data: bytes) -> Path:
     """Write ``data`` to ``path`` atomically; returns the path."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"data must be bytes, got {type(data).__name__}")
-    return _atomic_write(path, lambda fh: fh.write(data))
+    return atomic_write_with(path, lambda fh: fh.write(data))
 
 
 def atomic_write_text(path, text: str, encoding: str = "utf-8") -> Path:
@@ -111,7 +121,7 @@ def save_npz_atomic(path, arrays: Mapping[str, np.ndarray], compress: bool = Fal
                              f"can be saved")
         checked[name] = array
     saver = np.savez_compressed if compress else np.savez
-    return _atomic_write(path, lambda fh: saver(fh, **checked))
+    return atomic_write_with(path, lambda fh: saver(fh, **checked))
 
 
 def load_npz(path) -> dict[str, np.ndarray]:

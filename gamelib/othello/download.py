@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import os
 import sys
 import tempfile
 import urllib.request
 import zipfile
 from pathlib import Path
 
+from ..experiments.atomic import atomic_write_bytes
 from . import wthor
 
 __all__ = [
@@ -91,18 +91,6 @@ def reference_checksums() -> dict[str, str]:
     return _read_sums(CHECKSUMS)
 
 
-def _atomic_write(dest: Path, data: bytes) -> None:
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, dest)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _compare(name: str, data: bytes, strict: bool) -> str:
     known = reference_checksums().get(name)
     digest = hashlib.sha256(data).hexdigest()
@@ -148,7 +136,7 @@ def install_archive(zip_path, dest, year: int, strict: bool = False) -> str:
     name = f"WTH_{year}.wtb"
     n_games = _validate_wtb(name, data, year)
     status = _compare(name, data, strict)
-    _atomic_write(dest / name, data)
+    atomic_write_bytes(dest / name, data)
     _record_sum(dest, name, hashlib.sha256(data).hexdigest())
     return f"{name}: {n_games} games, every game replayed legally; {status}"
 
@@ -159,7 +147,7 @@ def install_name_file(path, dest, strict: bool = False) -> str:
     names = wthor.read_names(path)  # checks the header against the size
     data = path.read_bytes()
     status = _compare(path.name.upper(), data, strict)
-    _atomic_write(dest / path.name.upper(), data)
+    atomic_write_bytes(dest / path.name.upper(), data)
     _record_sum(dest, path.name.upper(), hashlib.sha256(data).hexdigest())
     return f"{path.name.upper()}: {len(names)} names; {status}"
 
@@ -168,7 +156,7 @@ def _record_sum(dest: Path, name: str, digest: str) -> None:
     manifest = dest / "SHA256SUMS"
     sums = _read_sums(manifest)
     sums[name] = digest
-    _atomic_write(manifest, "".join(f"{d}  {n}\n" for n, d in sorted(sums.items())).encode())
+    atomic_write_bytes(manifest, "".join(f"{d}  {n}\n" for n, d in sorted(sums.items())).encode())
 
 
 def verify_dir(dest) -> list[str]:

@@ -468,7 +468,6 @@ def _solve(p, o, empties_to_winner, tt_bits):
 def _root(p, o, alpha, beta, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv, sqbuf, keybuf, nodes):
     """Fail-soft PVS at the root (the side to move has moves): value and best move."""
     moves = move_mask(p, o)
-    empties = 64 - popcount(p | o)
     mask = np.uint64(tt_p.shape[0] - 1)
     idx = _tt_index(p, o, mask)
     tt_move = np.int64(-1)
