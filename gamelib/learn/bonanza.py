@@ -53,7 +53,7 @@ __all__ = [
     "ComparisonSet", "MinimaxTrees",
     "objective", "objective_and_gradient", "move_agreement",
     "PieceValueConstraint", "l1_penalty", "l1_subgradient", "soft_threshold",
-    "fit", "synthetic_minimax_trees",
+    "descent_step", "fit", "synthetic_minimax_trees",
 ]
 
 #: Slope a of eq. (2): Bonanza's window of 256 divided by 7 is the sigmoid's unit, a = 7/256.
@@ -597,6 +597,45 @@ def soft_threshold(weights, threshold: float, mask=None) -> np.ndarray:
 
 # --- the learner ---------------------------------------------------------------------------------
 
+def descent_step(weights, gradient, n_positions: int, *, learning_rate: float,
+                 update: str = "gradient", constraint: PieceValueConstraint | None = None,
+                 l1_weight: float = 0.0, l1_mask=None, l1_step: str = "subgradient") -> np.ndarray:
+    """One update of :func:`fit` from a gradient estimate; returns the new weights.
+
+    Parameters
+    ----------
+    weights : array_like
+        v (on the constraint plane if a constraint is given).
+    gradient : array_like
+        ``∂J/∂v`` of eq. (7) over all N training positions, or its unbiased estimate from a
+        batch B (the batch's gradient times N/|B|); without the L1 term.
+    n_positions : int
+        N.
+    learning_rate, update, constraint, l1_weight, l1_step
+        As in :func:`fit`: ``v − (η/N)(G − λ₀ 1_Π)`` with G the gradient plus the L1
+        subgradient (or a soft threshold of η w₁ / N after the step), or ``v − η sgn(G − λ₀
+        1_Π)`` for ``update="sign"``.
+    l1_mask : boolean array or indices, optional
+        R (default: every weight).
+    """
+    v = np.array(weights, dtype=np.float64)
+    g = np.array(gradient, dtype=np.float64)
+    mask = _mask(l1_mask, v.size)
+    if l1_step == "subgradient" and l1_weight > 0:
+        g += l1_subgradient(v, l1_weight, mask)
+    if constraint is not None:
+        g = constraint.constrained_gradient(g, update)
+    if update == "gradient":
+        v -= (learning_rate / n_positions) * g
+        if l1_step == "proximal" and l1_weight > 0:
+            v = soft_threshold(v, learning_rate * l1_weight / n_positions, mask)
+    else:
+        v -= learning_rate * np.sign(g)
+    if constraint is not None:
+        v = constraint.project(v)    # removes rounding drift only
+    return v
+
+
 def fit(weights, data, *, learning_rate: float, n_epochs: int, batch_size: int | None = None,
         update: str = "gradient", constraint: PieceValueConstraint | None = None,
         l1_weight: float = 0.0, l1_mask=None, l1_step: str = "subgradient",
@@ -698,18 +737,9 @@ def fit(weights, data, *, learning_rate: float, n_epochs: int, batch_size: int |
             batch = order[start:start + batch_size]
             _, g = _run_objective(v, data, slope, window, True, None if batch.size == n else batch)
             g *= n / batch.size
-            if l1_step == "subgradient" and l1_weight > 0:
-                g += l1_subgradient(v, l1_weight, mask)
-            if constraint is not None:
-                g = constraint.constrained_gradient(g, update)
-            if update == "gradient":
-                v -= (learning_rate / n) * g
-                if l1_step == "proximal" and l1_weight > 0:
-                    v = soft_threshold(v, learning_rate * l1_weight / n, mask)
-            else:
-                v -= learning_rate * np.sign(g)
-            if constraint is not None:
-                v = constraint.project(v)    # removes rounding drift only
+            v = descent_step(v, g, n, learning_rate=learning_rate, update=update,
+                             constraint=constraint, l1_weight=l1_weight, l1_mask=mask,
+                             l1_step=l1_step)
             steps += 1
         record(epoch, steps)
     return FitResult(weights=v, history=pd.DataFrame(rows))
