@@ -5,5 +5,6 @@ Submodules
 :mod:`gamelib.evaluation.shogi`
     The linear evaluation of 5×5 shogi positions over the PGLeaf paper's features (material,
     piece squares, relative positions of two pieces, sliding-line blockers, mobility, king
-    mobility), exactly antisymmetric, with Table-1 initial weights and ``.npz`` parameter files.
+    mobility) and a side-to-move (tempo) term, antisymmetric in every other block, with Table-1
+    initial weights and ``.npz`` parameter files.
 """

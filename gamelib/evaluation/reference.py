@@ -25,6 +25,8 @@ The weights (paper's units, a pawn = 0.02), all stated here:
 * **Mobility.** Bishop and rook +0.002 per square they can move to, horse and dragon +0.0015,
   silver and gold +0.001.
 * **King mobility.** A king with no square to go to -0.020, one square -0.010, two -0.004.
+* **Tempo.** 0: the reference gives no bonus for having the move (the side-to-move feature was
+  added to the layout after the reference was tuned; its other weights are unchanged).
 
 The other numbers are our own choices, checked by matches against the material-only engine and
 random play (see the chapter "Search and evaluation").
@@ -36,7 +38,8 @@ import numpy as np
 
 from . import shogi as E
 
-__all__ = ["REFERENCE_NODE_BUDGET", "REFERENCE_QDEPTH", "reference_theta", "MATERIAL", "HAND_BONUS"]
+__all__ = ["REFERENCE_NODE_BUDGET", "REFERENCE_QDEPTH", "reference_theta", "MATERIAL", "HAND_BONUS",
+           "TEMPO"]
 
 #: Node budget of the reference opponent's search per move.
 REFERENCE_NODE_BUDGET = 20_000
@@ -47,6 +50,8 @@ REFERENCE_QDEPTH = 8
 MATERIAL = dict(E.PIECE_VALUES)
 #: A piece in hand is worth this factor times its board value.
 HAND_BONUS = 1.10
+#: The weight of the side-to-move (tempo) feature.
+TEMPO = 0.0
 
 _RANKS = "abcde"  # as the owner sees the board: a is the enemy's back rank, e the own one
 _FILES = "54321"
@@ -87,4 +92,5 @@ def reference_theta() -> np.ndarray:
             theta[E.mobility_index(piece, n)] = per_move * n
     for n, weight in ((0, -0.020), (1, -0.010), (2, -0.004)):
         theta[E.king_mobility_index(n)] = weight
+    theta[E.TEMPO_INDEX] = TEMPO
     return theta

@@ -4,23 +4,49 @@ Morioka & Igarashi (section 5.1) evaluate a position with a linear function of 8
 of six kinds: material; the position of a piece on the board; the relative position of two
 pieces; the type of piece blocking a sliding piece's line; piece mobility; the number of squares
 the king can move to. The paper does not spell the features out, so this module fixes one layout
-of those six kinds, with :data:`N_FEATURES` = 7,886 parameters.
+of those six kinds, plus one side-to-move (tempo) feature, with :data:`N_FEATURES` = 7,887
+parameters.
 
-Antisymmetry
-------------
+Antisymmetry and the tempo feature
+----------------------------------
 Let :math:`\\psi_c(s)` be the features *of side* :math:`c` -- its pieces, its pairs, its sliders,
 its mobility -- read on the board as :math:`c` sees it (its own pieces "own", the board rotated
 by 180° for gote, so that every side moves "north"). The evaluation uses
 
-.. math::  \\phi(s) = \\psi_{\\mathrm{stm}}(s) - \\psi_{\\mathrm{opp}}(s) = \\psi(s) - \\psi(\\hat s),
-           \\qquad v(s) = \\theta \\cdot \\phi(s),
+.. math::  \\phi(s) = \\bigl(\\psi_{\\mathrm{stm}}(s) - \\psi_{\\mathrm{opp}}(s),\\; 1\\bigr)
+           = \\bigl(\\psi(s) - \\psi(\\hat s),\\; 1\\bigr),
+           \\qquad v(s) = \\theta \\cdot \\phi(s)
+           = \\theta_{\\mathrm{pos}} \\cdot (\\psi(s) - \\psi(\\hat s)) + \\theta_{\\mathrm{tempo}},
 
 with :math:`\\psi = \\psi_{\\mathrm{stm}}` and :math:`\\hat s` the colour-swapped, 180°-rotated
 position with the same colour to move (the side to move of :math:`\\hat s` owns what the
-opponent owned in :math:`s`). So :math:`\\phi(\\hat s) = -\\phi(s)` exactly, for every
-:math:`\\theta`: a position is worth to one side exactly minus what it is worth to the other.
-Nothing in :math:`\\psi_c` depends on whose turn it is, so :math:`v` is the value from the side
-to move's point of view without a tempo term, in the paper's units (a pawn is 0.02).
+opponent owned in :math:`s`). :math:`v` is the value from the side to move's point of view, in
+the paper's units (a pawn is 0.02).
+
+* **Every block but the tempo one is exactly antisymmetric**: :math:`\\phi_k(\\hat s) =
+  -\\phi_k(s)` for every feature k outside ``tempo``, so that part of the value is worth to one
+  side exactly minus what it is worth to the other.
+* **The tempo block is one feature worth 1 in every position**, for the side to move:
+  :math:`\\phi_{\\mathrm{tempo}}(\\hat s) = \\phi_{\\mathrm{tempo}}(s) = 1`, so
+  :math:`v(s) + v(\\hat s) = 2\\,\\theta_{\\mathrm{tempo}}`. Seen from the side that has just
+  moved, the same position is worth :math:`-v(s)`, which contains :math:`-\\theta_{\\mathrm{tempo}}`:
+  :math:`\\theta_{\\mathrm{tempo}}` is the value of having the move.
+
+Why the tempo feature. Without it, a position that is its own colour-swapped mirror
+(:math:`\\hat s = s`, e.g. after 1. 2e4c 4a2c) has :math:`\\phi = 0`: value exactly 0 and
+gradient exactly 0 for every :math:`\\theta`, although the side to move at such a position wins
+more often than not. Self-play TD(λ)/TDLeaf(λ) then pushed gote's ordinary replies below the
+mirror reply (the only way to express the first-move advantage was through features that
+correlate with it), gote learnt to copy sente, and the runs collapsed into short games that
+sente won every time (see the chapter "PGLeaf"). A constant tempo term gives the first-move
+advantage its own weight, learnable at every position, mirror positions included (where it is
+the only active feature). We chose one constant feature rather than a tempo per game phase (per
+move-number bucket, per material in hand): it is the smallest change that removes the
+degeneracy, and the paper names no such term to match; a phase-dependent tempo would be a
+one-block change here. :func:`initial_theta` starts it at 0 (the paper's initial weights have no
+such term). The tempo term does not change which move a one-ply search prefers (every position
+after a move has the other side to move); it changes the values that learning fits, and the
+comparison of search leaves with different sides to move (quiescence stand-pats).
 
 Feature layout
 --------------
@@ -28,7 +54,7 @@ Squares are named as the feature's side sees the board (sente's coordinates, ``5
 left corner); the piece types are P S G B R K +P +S +B +R (codes 1..10 of
 :mod:`gamelib.minishogi.rules`); "own" and "enemy" are relative to the side :math:`c` whose
 :math:`\\psi_c` holds the feature. Each active feature of :math:`\\psi_c` has value 1 (hands:
-the number of pieces), so :math:`\\phi` holds small integers.
+the number of pieces), so :math:`\\phi` holds small integers; the tempo feature is always 1.
 
 ==============  ======  ======  ===========================================================
 block           offset  size    one feature per ...
@@ -43,7 +69,8 @@ blocker         7,440   320     own slider (B R +B +R) × its sliding direction 
                                 piece on that line (type × own/enemy = 20)
 mobility        7,760   117     own non-king type (9) × number of squares it can move to (0..12)
 king_mobility   7,877   9       number of squares the own king can move to (0..8)
-**total**               7,886
+tempo           7,886   1       the side to move: 1 in every position
+**total**               7,887
 ==============  ======  ======  ===========================================================
 
 Mobility counts the squares a piece reaches by the movement rules that are empty or hold an
@@ -58,7 +85,7 @@ material block only; the "material-only" engine), :func:`evaluate_kind` (the dis
 search calls), :func:`features` (the sparse φ: sorted unique indices, non-zero values). Both
 evaluation and features are produced by one feature scan, so ``evaluate(s, θ) == θ·φ(s)`` by
 construction. :func:`initial_theta` gives the paper's initial weights (Table 1 piece values,
-the rest small seeded noise); :func:`save_theta` / :func:`load_theta` store parameters as
+the tempo weight 0, the rest small seeded noise); :func:`save_theta` / :func:`load_theta` store parameters as
 ``.npz`` files that carry :data:`LAYOUT_NAME` and :data:`FORMAT_VERSION`.
 """
 
@@ -101,6 +128,7 @@ __all__ = [
     "blocker_index",
     "mobility_index",
     "king_mobility_index",
+    "TEMPO_INDEX",
     "check_theta",
     "initial_theta",
     "table1_theta",
@@ -114,8 +142,8 @@ EVAL_LINEAR = 1
 
 #: Name of the feature layout, stored in parameter files.
 LAYOUT_NAME = "minishogi-pgleaf-linear"
-#: Version of the layout and of the parameter file format.
-FORMAT_VERSION = 1
+#: Version of the layout and of the parameter file format (2: the tempo feature was added).
+FORMAT_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -190,6 +218,7 @@ def _build_layout():
         ("blocker", len(_SLIDER_TYPES) * 4 * 2 * len(_PIECE_TYPES), "own slider × direction × first piece on its line (type, own/enemy)"),
         ("mobility", len(_MATERIAL_BOARD_TYPES) * (_MAX_MOBILITY + 1), "own non-king type × squares it can move to (0..12)"),
         ("king_mobility", _N_KING_MOVES + 1, "squares the own king can move to (0..8)"),
+        ("tempo", 1, "the side to move (1 in every position)"),
     ]
     blocks, offset = [], 0
     for name, size, description in sizes:
@@ -219,12 +248,14 @@ PAIR_ENEMY_OFF = _BLOCKS["pair_enemy"].offset
 BLOCKER_OFF = _BLOCKS["blocker"].offset
 MOB_OFF = _BLOCKS["mobility"].offset
 KMOB_OFF = _BLOCKS["king_mobility"].offset
+#: Index of the tempo (side-to-move) feature, 1 in every position.
+TEMPO_INDEX = _BLOCKS["tempo"].offset
 _N_MAT_BOARD = len(_MATERIAL_BOARD_TYPES)
 
 #: Size of the buffers of :func:`features`: a scan emits at most 5 hand entries, 3 entries per
 #: piece on the board (material, square, mobility; kings: square, king mobility) plus 4 blocker
-#: entries per slider (4 sliders in the game), and 2 entries per pair of pieces (66 pairs of 12
-#: pieces): 5 + 36 + 16 + 132 = 189 <= 256.
+#: entries per slider (4 sliders in the game), 2 entries per pair of pieces (66 pairs of 12
+#: pieces) and the tempo entry: 5 + 36 + 16 + 132 + 1 = 190 <= 256.
 MAX_ACTIVE = 256
 
 # numba tables (global arrays are compile-time constants)
@@ -286,10 +317,11 @@ def _popcount(x):
 
 @njit(cache=True, inline="always")
 def _scan(s, theta, idx, val, sink):
-    """Visit every entry of φ(s) = ψ_stm(s) - ψ_opp(s) and pass it to ``sink``.
+    """Visit every entry of φ(s) = (ψ_stm(s) - ψ_opp(s), tempo 1) and pass it to ``sink``.
 
     Each entry is (feature index k, value x) with x = +count for ψ_stm and -count for ψ_opp
-    (an index may come more than once). Returns the sink's (count, accumulated value).
+    (an index may come more than once), and last the tempo entry (TEMPO_INDEX, 1). Returns the
+    sink's (count, accumulated value).
     """
     stm = s[_STM]
     n = 0
@@ -393,12 +425,15 @@ def _scan(s, theta, idx, val, sink):
     x = 1.0 if stm == 0 else -1.0
     n, v = sink(KMOB_OFF + _popcount(_STEP_MASK[s[k0], k0] & ~occ0 & ~att1), x, theta, idx, val, n, v)
     n, v = sink(KMOB_OFF + _popcount(_STEP_MASK[s[k1], k1] & ~occ1 & ~att0), -x, theta, idx, val, n, v)
+    # tempo: the side to move
+    n, v = sink(TEMPO_INDEX, 1.0, theta, idx, val, n, v)
     return n, v
 
 
 @njit(cache=True)
 def evaluate(s, theta):
-    """θ·φ(s): the value of ``s`` for the side to move (paper's units, a pawn = 0.02).
+    """θ·φ(s): the value of ``s`` for the side to move (paper's units, a pawn = 0.02), the
+    tempo weight ``θ[TEMPO_INDEX]`` included.
 
     Parameters
     ----------
@@ -467,7 +502,7 @@ def features(s, idx, val):
 @njit(cache=True)
 def evaluate_material(s, theta):
     """The material block of θ·φ(s) (board and hands), side to move's view: the material-only
-    engine's evaluation. Only ``theta[0:14]`` is read."""
+    engine's evaluation (no tempo term; exactly antisymmetric). Only ``theta[0:14]`` is read."""
     stm = s[_STM]
     v = 0.0
     for t in range(5):
@@ -506,7 +541,8 @@ def _state_of(position) -> np.ndarray:
 
 def mirror(position) -> np.ndarray:
     """ŝ: a new state with the colours swapped and the board rotated by 180° (hands swapped),
-    the same colour to move and no history, so that ``φ(ŝ) = -φ(s)``.
+    the same colour to move and no history, so that ``φ(ŝ) = -φ(s)`` on every block but the
+    tempo one (``φ_tempo(ŝ) = φ_tempo(s) = 1``).
 
     If the side to move of ``s`` is in check, ŝ has the side *not* to move in check: not a
     position of a game, but its features are well defined.
@@ -566,8 +602,10 @@ def feature_name(k: int) -> str:
         text = f"own {_TYPE_NAMES[slider]} looking {dir_name}, blocked by {owner} {_TYPE_NAMES[kind % 10 + 1]}"
     elif b.name == "mobility":
         text = f"own {_TYPE_NAMES[_MATERIAL_BOARD_TYPES[i // (_MAX_MOBILITY + 1)]]} with {i % (_MAX_MOBILITY + 1)} moves"
-    else:
+    elif b.name == "king_mobility":
         text = f"own king with {i} moves"
+    else:
+        text = "side to move"
     return f"{b.name}: {text}"
 
 
@@ -666,7 +704,8 @@ def table1_theta() -> np.ndarray:
 
 
 def initial_theta(seed: int = 0, scale: float = 1e-4) -> np.ndarray:
-    """The paper's initial parameters: Table 1 piece values, the other weights ~ N(0, scale²).
+    """The paper's initial parameters: Table 1 piece values, the tempo weight 0 (the paper has
+    no such term), the other weights ~ N(0, scale²).
 
     Parameters
     ----------
@@ -682,6 +721,7 @@ def initial_theta(seed: int = 0, scale: float = 1e-4) -> np.ndarray:
     theta = np.random.default_rng(int(seed)).normal(0.0, float(scale), N_FEATURES)
     mat = _BLOCKS["material"].slice
     theta[mat] = table1_theta()[mat]
+    theta[TEMPO_INDEX] = 0.0
     return theta
 
 
@@ -717,7 +757,7 @@ def load_theta(path) -> np.ndarray:
         raise ValueError(f"{path}: parameters of layout {layout!r}, expected {LAYOUT_NAME!r}")
     version = data["version"]
     if version.shape != () or not np.issubdtype(version.dtype, np.integer) or int(version) != FORMAT_VERSION:
-        raise ValueError(f"{path}: layout version {version!r}, expected {FORMAT_VERSION}")
+        raise ValueError(f"{path}: layout version {version.tolist()!r}, expected {FORMAT_VERSION}")
     try:
         return check_theta(data["theta"], name=f"{path}: theta")
     except ValueError as err:

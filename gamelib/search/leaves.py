@@ -10,7 +10,8 @@ TD(λ) use it). It returns
 * ``scores[k] = evl(s, a_k; θ)``, from the point of view of the side to move at ``s``, and
 * the sparse features ``φ(s̃_k)`` of the principal leaf ``s̃_k`` **from the same side's point of
   view**: ``φ = +φ_eval(s̃)`` if the side to move at ``s̃`` is the root's, ``-φ_eval(s̃)`` otherwise
-  (the evaluation is antisymmetric, ``θ·φ_eval(s̃)`` is from the side to move at ``s̃``), so that
+  (``θ·φ_eval(s̃)`` is the value for the side to move at ``s̃``, and a zero-sum value for the
+  other side is its negation -- the tempo feature included, which then counts -1), so that
 
   .. math:: evl(s, a_k; θ) = θ · φ(s̃_k)   \\qquad \\text{(eq. 5, tested to 1e-12)}
 

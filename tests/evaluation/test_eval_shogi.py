@@ -1,5 +1,5 @@
 """Tests of gamelib.evaluation.shogi: layout, features against an independent oracle,
-antisymmetry, evaluate == θ·φ, material-only engine, initial weights, parameter files."""
+antisymmetry of every block but the tempo one, evaluate == θ·φ, material-only engine, initial weights, parameter files."""
 
 from __future__ import annotations
 
@@ -39,12 +39,14 @@ def test_layout_blocks_are_contiguous_and_sized_as_documented():
         "blocker": 4 * 4 * 2 * n_types,
         "mobility": 9 * 13,
         "king_mobility": 9,
+        "tempo": 1,
     }
     offset = 0
     for b in E.LAYOUT:
         assert b.offset == offset
         offset = b.stop
-    assert offset == E.N_FEATURES == 7886
+    assert offset == E.N_FEATURES == 7887
+    assert E.TEMPO_INDEX == E.block("tempo").offset == E.N_FEATURES - 1
     assert E.block("pair_enemy").slice == slice(2640, 7440)
     with pytest.raises(ValueError, match="unknown feature block 'nope'"):
         E.block("nope")
@@ -55,7 +57,8 @@ def test_feature_names_are_unique_and_checked():
     assert len(set(names)) == E.N_FEATURES
     assert E.feature_name(0) == "material: P on the board"
     assert E.feature_name(13) == "material: R in hand"
-    assert E.feature_name(E.N_FEATURES - 1) == "king_mobility: own king with 8 moves"
+    assert E.feature_name(E.N_FEATURES - 2) == "king_mobility: own king with 8 moves"
+    assert E.feature_name(E.TEMPO_INDEX) == "tempo: side to move"
     for bad in (-1, E.N_FEATURES, 1.5, True):
         with pytest.raises(ValueError, match="feature index"):
             E.feature_name(bad)
@@ -70,15 +73,35 @@ def test_features_match_the_independent_oracle(positions):
 
 
 def test_features_of_hand_made_positions():
-    # start position: both sides own the same things -> φ = 0
-    assert sparse(state(ms.START_SFEN))[0].size == 0
-    # only kings: sente's king on 5e sees 3 squares, gote's on 1a (its 5e) too, so φ = 0 ...
-    assert sparse(state("4k/5/5/5/K4 b - 1"))[0].size == 0
+    tempo = (np.array([E.TEMPO_INDEX]), np.array([1.0]))
+    # start position: both sides own the same things -> only the tempo feature
+    for got, want in zip(sparse(state(ms.START_SFEN)), tempo):
+        assert np.array_equal(got, want)
+    # only kings: sente's king on 5e sees 3 squares, gote's on 1a (its 5e) too: tempo only ...
+    for got, want in zip(sparse(state("4k/5/5/5/K4 w - 1")), tempo):
+        assert np.array_equal(got, want)
     # ... but with a sente rook in hand the material entry appears with the count
     got = {E.feature_name(int(k)): v for k, v in zip(*sparse(state("4k/5/5/5/K4 b R 1")))}
-    assert got == {"material: R in hand": 1.0}
+    assert got == {"material: R in hand": 1.0, "tempo: side to move": 1.0}
     got = {E.feature_name(int(k)): v for k, v in zip(*sparse(state("4k/5/5/5/K4 w R 1")))}
-    assert got == {"material: R in hand": -1.0}
+    assert got == {"material: R in hand": -1.0, "tempo: side to move": 1.0}
+
+
+def test_the_tempo_weight_is_the_value_of_a_mirror_position():
+    # 1. 2e4c 4a2c: the position is its own colour-swapped mirror
+    pos = ms.Position()
+    for usi in ("2e4c", "4a2c"):
+        pos.push_usi(usi)
+    theta = np.random.default_rng(3).normal(0, 1, E.N_FEATURES)
+    idx, val = sparse(pos.state)
+    assert idx.tolist() == [E.TEMPO_INDEX] and val.tolist() == [1.0]
+    assert E.evaluate(pos.state, theta) == pytest.approx(theta[E.TEMPO_INDEX], abs=1e-12)
+    # the tempo weight is worth the same to whichever side is to move
+    s = state("3sk/5/2+R2/2b2/K4 b P 1")
+    t = state("3sk/5/2+R2/2b2/K4 w P 1")
+    only_tempo = np.zeros(E.N_FEATURES)
+    only_tempo[E.TEMPO_INDEX] = 0.25
+    assert E.evaluate(s, only_tempo) == E.evaluate(t, only_tempo) == 0.25
 
 
 def test_features_are_sorted_unique_nonzero_and_bounded(positions):
@@ -104,17 +127,25 @@ def test_mirror_sfen_helper():
     assert mirror_sfen("4k/1+r3/5/p4/K4 w 2Pb 7") == "4k/4P/5/3+R1/K4 w 2pB 7"
 
 
-def test_phi_is_exactly_antisymmetric(positions):
+def _split_tempo(idx, val):
+    """(indices, values) without the tempo entry, and the tempo value."""
+    assert idx[-1] == E.TEMPO_INDEX  # the last index: always present, worth 1
+    return idx[:-1], val[:-1], val[-1]
+
+
+def test_phi_is_exactly_antisymmetric_but_for_the_tempo_feature(positions):
     rng = np.random.default_rng(1)
     theta = rng.normal(0, 1, E.N_FEATURES)
+    tempo = theta[E.TEMPO_INDEX]
     n_check = 0
     for sfen in positions:
         s, s_hat = state(sfen), mirror_state(sfen)
         n_check += core.in_check(s)
-        idx, val = sparse(s)
-        idx_hat, val_hat = sparse(s_hat)
+        idx, val, t = _split_tempo(*sparse(s))
+        idx_hat, val_hat, t_hat = _split_tempo(*sparse(s_hat))
         assert np.array_equal(idx, idx_hat) and np.array_equal(val, -val_hat), sfen
-        assert E.evaluate(s_hat, theta) == pytest.approx(-E.evaluate(s, theta), abs=1e-12)
+        assert t == t_hat == 1.0
+        assert E.evaluate(s_hat, theta) - tempo == pytest.approx(-(E.evaluate(s, theta) - tempo), abs=1e-12)
         assert E.evaluate_material(s_hat, theta) == pytest.approx(-E.evaluate_material(s, theta), abs=1e-12)
     assert n_check > 0  # positions in check were covered too
 
@@ -127,13 +158,13 @@ def test_phi_is_the_same_for_the_same_situation_seen_by_the_other_colour(positio
         assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]), sfen
 
 
-def test_passing_the_turn_negates_phi(positions):
+def test_passing_the_turn_negates_phi_but_for_the_tempo_feature(positions):
     for sfen in positions[::3]:
         s = state(sfen)
         t = s.copy()
         t[core.STM] = 1 - t[core.STM]
-        a, b = sparse(s), sparse(t)
-        assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], -b[1])
+        a, b = _split_tempo(*sparse(s)), _split_tempo(*sparse(t))
+        assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], -b[1]) and a[2] == b[2] == 1
 
 
 # ----------------------------------------------------------------------------- evaluation
@@ -181,6 +212,7 @@ def test_initial_theta_has_table1_values_and_small_seeded_noise():
         name = E.feature_name(k)
         piece = name.split(": ")[1].split()[0]
         assert theta[k] == table1[piece], name
+    assert theta[E.TEMPO_INDEX] == 0.0  # no side-to-move bonus at the start
     rest = theta[14:]
     assert np.all(np.abs(rest) < 1e-3) and 0.8e-4 < rest.std() < 1.2e-4
     assert np.array_equal(theta, E.initial_theta(seed=5))
@@ -194,7 +226,7 @@ def test_initial_theta_has_table1_values_and_small_seeded_noise():
 
 def test_check_theta():
     assert E.check_theta(np.zeros(E.N_FEATURES, dtype=np.float32)).dtype == np.float64
-    with pytest.raises(ValueError, match="vector of 7886 parameters"):
+    with pytest.raises(ValueError, match="vector of 7887 parameters"):
         E.check_theta(np.zeros(10))
     with pytest.raises(ValueError, match="non-finite"):
         E.check_theta(np.full(E.N_FEATURES, np.nan))
@@ -217,13 +249,14 @@ def _write_npz(path, **arrays):
 @pytest.mark.parametrize(
     "arrays, message",
     [
-        ({"theta": np.zeros(E.N_FEATURES), "layout": np.array("othello-mlp"), "version": np.array(1)},
+        ({"theta": np.zeros(E.N_FEATURES), "layout": np.array("othello-mlp"), "version": np.array(E.FORMAT_VERSION)},
          "layout 'othello-mlp', expected 'minishogi-pgleaf-linear'"),
-        ({"theta": np.zeros(E.N_FEATURES), "layout": np.array(E.LAYOUT_NAME), "version": np.array(2)},
-         "version"),
-        ({"theta": np.zeros(8033), "layout": np.array(E.LAYOUT_NAME), "version": np.array(1)},
-         "vector of 7886 parameters"),
-        ({"theta": np.full(E.N_FEATURES, np.inf), "layout": np.array(E.LAYOUT_NAME), "version": np.array(1)},
+        # version 1: the layout before the tempo feature (7,886 parameters)
+        ({"theta": np.zeros(7886), "layout": np.array(E.LAYOUT_NAME), "version": np.array(1)},
+         "layout version 1, expected 2"),
+        ({"theta": np.zeros(8033), "layout": np.array(E.LAYOUT_NAME), "version": np.array(E.FORMAT_VERSION)},
+         "vector of 7887 parameters"),
+        ({"theta": np.full(E.N_FEATURES, np.inf), "layout": np.array(E.LAYOUT_NAME), "version": np.array(E.FORMAT_VERSION)},
          "non-finite"),
         ({"theta": np.zeros(E.N_FEATURES)}, "missing layout, version"),
     ],

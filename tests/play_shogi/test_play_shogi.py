@@ -128,7 +128,7 @@ def test_play_game_rejects_bad_input():
 # ----------------------------------------------------------------------------- players
 def test_player_settings_are_checked():
     theta = E.initial_theta(0)
-    with pytest.raises(ValueError, match="vector of 7886"):
+    with pytest.raises(ValueError, match=f"vector of {E.N_FEATURES}"):
         P.SearchPlayer(np.zeros(5))
     with pytest.raises(ValueError, match="kind"):
         P.SearchPlayer(theta, kind=2)
