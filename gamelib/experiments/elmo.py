@@ -1,0 +1,344 @@
+"""elmo's loss on 5×5 shogi: teacher data, a λ sweep against Apery's squared error, matches.
+
+``python -m gamelib.experiments elmo --profile quick|paper [--seed S] [--out DIR]`` runs four
+stages into the run folder (default ``data/results/<profile>/elmo/seed-<S>``):
+
+1. **Teacher data** (``teacher/``, then ``teacher.npz``): ``n_games`` self-play games of the
+   reference evaluation (:mod:`gamelib.learn.teacher`: random opening of ``opening_plies``, deep
+   search of ``node_budget`` nodes, shallow quiescence leaf, results, adjudication at
+   ``eval_limit``), in resumable batches on the local cores or Dask.
+2. **Split and scale**: the games are split into training and held-out games (a seeded
+   ``test_fraction`` of the games, so no game has positions on both sides); draws are dropped;
+   the win-rate scale K is fitted to the training positions' deep scores and results
+   (:func:`gamelib.learn.elmo_train.fit_scale`).
+3. **Learning**: from the initial evaluation (Table 1 piece values, the rest ~N(0, 1e-4²),
+   :func:`gamelib.evaluation.shogi.initial_theta`), mini-batch AdaGrad on elmo's loss for every
+   λ of ``lambdas`` and on Apery's squared error, the same mini-batches for all, with the
+   held-out cross-entropy of the results recorded ``evals_per_epoch`` times per epoch.
+4. **Matches** (``matches/``, resumable): every learned evaluation against the initial one and
+   against the reference opponent (and the initial one against the reference, the baseline),
+   ``match_games`` games per pairing with colours alternating, a random opening of
+   ``match_opening_plies`` and ``match_node_budget`` nodes per move for every player.
+
+The report (:class:`Report`, and files at the folder's top when ``write``): ``teacher_summary.json``
+(counts and K), ``curves.csv`` (learning curves), ``final.csv`` (per loss: final and best held-out
+cross-entropy), ``matches.csv`` (records with win rates and 95 % Wilson intervals),
+``curves.png``, ``theta/<loss>.npz`` and ``provenance.json``. Rerunning the command resumes; the
+numbers do not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+
+from gamelib.evaluation import shogi as ev
+from gamelib.experiments.registry import RunOptions, register
+from gamelib.experiments.seeds import derive_rng, derive_seed
+from gamelib.learn import elmo_train as L
+from gamelib.learn import teacher as T
+
+__all__ = ["PROFILES", "teacher_settings", "loss_names", "label", "split_games", "initial_theta", "Report",
+           "run_experiment", "match_frame", "plot_curves", "verdict"]
+
+PROFILES = {
+    "quick": {"n_games": 160, "games_per_batch": 40, "node_budget": 1000, "opening_plies": 4,
+              "eval_limit": 0.5, "test_fraction": 0.2, "lambdas": [0, 0.33, 0.5, 1],
+              "n_epochs": 8, "batch_size": 64, "learning_rate": 0.001, "evals_per_epoch": 1,
+              "match_games": 40, "match_node_budget": 300, "match_opening_plies": 4},
+    "paper": {"n_games": 8000, "games_per_batch": 400, "node_budget": 5000, "opening_plies": 4,
+              "eval_limit": 0.5, "test_fraction": 0.2, "lambdas": [0, 0.33, 0.5, 1],
+              "n_epochs": 20, "batch_size": 256, "learning_rate": 0.001, "evals_per_epoch": 2,
+              "match_games": 400, "match_node_budget": 2000, "match_opening_plies": 4},
+}
+_MAX_PLIES = 300
+
+
+def _check_sizes(sizes: Mapping[str, Any]) -> dict:
+    sizes = dict(sizes)
+    missing = sorted(set(PROFILES["quick"]) - set(sizes))
+    if missing:
+        raise ValueError(f"missing size(s) {missing} for the elmo experiment")
+    for name in ("n_games", "games_per_batch", "node_budget", "n_epochs", "batch_size",
+                 "evals_per_epoch", "match_games", "match_node_budget"):
+        v = sizes[name]
+        if isinstance(v, bool) or not isinstance(v, int) or v < (0 if name == "n_epochs" else 1):
+            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+    for name in ("opening_plies", "match_opening_plies"):
+        v = sizes[name]
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"{name} must be a non-negative integer, got {v!r}")
+    if sizes["n_games"] % sizes["games_per_batch"]:
+        raise ValueError(f"n_games ({sizes['n_games']}) must be a multiple of games_per_batch "
+                         f"({sizes['games_per_batch']})")
+    if not 0 < sizes["test_fraction"] < 1:
+        raise ValueError(f"test_fraction must lie in (0, 1), got {sizes['test_fraction']!r}")
+    lams = sizes["lambdas"]
+    if not isinstance(lams, (list, tuple)) or not lams or any(
+            isinstance(x, bool) or not isinstance(x, (int, float)) or x < 0 for x in lams):
+        raise ValueError(f"lambdas must be a non-empty list of numbers >= 0, got {lams!r}")
+    if len(set(float(x) for x in lams)) != len(lams):
+        raise ValueError(f"lambdas must be distinct, got {lams!r}")
+    lr = sizes["learning_rate"]
+    if isinstance(lr, bool) or not isinstance(lr, (int, float)) or not lr > 0:
+        raise ValueError(f"learning_rate must be positive, got {lr!r}")
+    return sizes
+
+
+def teacher_settings(sizes: Mapping[str, Any]) -> T.TeacherSettings:
+    """The teacher games' settings of a profile."""
+    return T.TeacherSettings(node_budget=sizes["node_budget"], opening_plies=sizes["opening_plies"],
+                             eval_limit=float(sizes["eval_limit"]), max_plies=_MAX_PLIES)
+
+
+def loss_names(sizes: Mapping[str, Any]) -> dict[str, tuple[str, float]]:
+    """``{name: (loss, λ)}``: ``"elmo_<λ>"`` for every λ, then ``"apery"``."""
+    out = {f"elmo_{float(lam):g}": ("elmo", float(lam)) for lam in sizes["lambdas"]}
+    out["apery"] = ("apery", 0.0)
+    return out
+
+
+def label(name: str) -> str:
+    """Display label of a loss name (``"elmo λ = 0.5"``, ``"Apery (squared error)"``)."""
+    if name == "apery":
+        return "Apery (squared error)"
+    if name.startswith("elmo_"):
+        return f"elmo λ = {name[5:]}"
+    return name
+
+
+def split_games(positions, test_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Record numbers of the training and held-out positions: a seeded random
+    ``test_fraction`` of the games (rounded, at least one) is held out."""
+    games = np.unique(positions["game"])
+    rng = derive_rng(seed, "split")
+    n_test = min(len(games) - 1, max(1, int(round(test_fraction * len(games)))))
+    if n_test < 1:
+        raise ValueError("need at least two games with positions to split them")
+    test_games = rng.choice(games, n_test, replace=False)
+    is_test = np.isin(positions["game"], test_games)
+    return np.flatnonzero(~is_test), np.flatnonzero(is_test)
+
+
+def initial_theta(seed: int) -> np.ndarray:
+    """The learners' common starting point (and the 'initial evaluation' of the matches)."""
+    return ev.initial_theta(derive_seed(seed, "init"), 1e-4)
+
+
+@dataclass(frozen=True)
+class Report:
+    """What :func:`run_experiment` produced.
+
+    Attributes
+    ----------
+    teacher : dict
+        :func:`gamelib.learn.teacher.summary` of the data, with the split sizes and ``scale``.
+    curves : pandas.DataFrame
+        Learning curves: ``loss`` plus the columns of :func:`gamelib.learn.elmo_train.train`.
+    final : pandas.DataFrame
+        Per loss: held-out cross-entropy at the end and at its best, squared error at the end.
+    matches : pandas.DataFrame
+        :func:`match_frame`.
+    thetas : dict
+        Learned weights per loss (and ``"initial"``).
+    timings : dict
+        Wall time (s) per stage in this call.
+    """
+
+    teacher: dict
+    curves: Any
+    final: Any
+    matches: Any
+    thetas: dict
+    timings: dict
+
+
+def match_frame(records: Mapping, confidence: float = 0.95):
+    """Match records as rows ``player, opponent, wins, draws, losses, games, win_rate`` (decisive
+    games, the paper's convention), ``low, high`` (Wilson interval), ``score`` (draws half) and
+    ``p_two_sided`` (exact sign test)."""
+    import pandas as pd
+    from gamelib.play.stats import summarize
+
+    rows = []
+    for (a, b), rec in records.items():
+        s = summarize(rec, confidence)
+        rows.append({"player": a, "opponent": b, "wins": s["wins"], "draws": s["draws"],
+                     "losses": s["losses"], "games": s["games"], "win_rate": s["win_rate"],
+                     "low": s["wilson_low"], "high": s["wilson_high"], "score": s["score"],
+                     "p_two_sided": s["p_two_sided"]})
+    return pd.DataFrame(rows, columns=["player", "opponent", "wins", "draws", "losses", "games",
+                                       "win_rate", "low", "high", "score", "p_two_sided"])
+
+
+def _train_all(train, test, sizes, seed, scale):
+    import pandas as pd
+
+    theta0 = initial_theta(seed)
+    thetas, frames, finals = {"initial": theta0}, [], []
+    for name, (loss, lam) in loss_names(sizes).items():
+        fit = L.train(theta0, train, loss=loss, lam=lam, scale=scale,
+                      learning_rate=float(sizes["learning_rate"]), n_epochs=sizes["n_epochs"],
+                      batch_size=sizes["batch_size"], seed=derive_seed(seed, "order"),
+                      test=test, evals_per_epoch=sizes["evals_per_epoch"])
+        thetas[name] = fit.weights
+        h = fit.history
+        frames.append(h.assign(loss=name)[["loss", *h.columns]])
+        best = int(h.test_result_xent.idxmin())
+        finals.append({"loss": name, "lambda": lam if loss == "elmo" else np.nan,
+                       "test_result_xent": h.test_result_xent.iloc[-1],
+                       "best_test_result_xent": h.test_result_xent.iloc[best],
+                       "best_epoch": h.epoch.iloc[best],
+                       "test_teacher_mse": h.test_teacher_mse.iloc[-1],
+                       "train_result_xent": h.train_result_xent.iloc[-1]})
+    curves = pd.concat(frames, ignore_index=True)
+    return thetas, curves, pd.DataFrame(finals)
+
+
+def _play(out, thetas, sizes, seed, workers, scheduler, progress):
+    from gamelib.play.shogi import SearchPlayer, play_games, reference_player
+
+    budget = sizes["match_node_budget"]
+    players = {name: SearchPlayer(theta, ev.EVAL_LINEAR, node_budget=budget)
+               for name, theta in thetas.items()}
+    players["reference"] = reference_player(node_budget=budget)
+    learned = [n for n in thetas if n != "initial"]
+    pairs = [(n, "initial") for n in learned] + [(n, "reference") for n in learned]
+    pairs.append(("initial", "reference"))
+    result = play_games(players, pairs, sizes["match_games"], derive_seed(seed, "matches"),
+                        max_plies=_MAX_PLIES, opening_plies=sizes["match_opening_plies"],
+                        folder=Path(out), workers=workers, scheduler=scheduler,
+                        progress=progress)
+    return match_frame({p: result.records[p] for p in pairs})
+
+
+def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str = "custom",
+                   workers: int | None = None, scheduler=None, progress: bool = False,
+                   write: bool = True) -> Report:
+    """Run (or resume) the four stages in ``out`` and return the :class:`Report` (see the
+    module docstring; ``write`` writes the report files)."""
+    sizes = _check_sizes(sizes)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    timings = {}
+    start = time.perf_counter()
+    settings = teacher_settings(sizes)
+    data_file = out / "teacher.npz"
+    positions = T.generate(out / "teacher", sizes["n_games"], settings, seed,
+                           games_per_batch=sizes["games_per_batch"], workers=workers,
+                           scheduler=scheduler, progress=progress)
+    if write:
+        T.save_teacher(data_file, positions, settings, seed)
+    timings["teacher"] = time.perf_counter() - start
+    start = time.perf_counter()
+    rows_train, rows_test = split_games(positions, float(sizes["test_fraction"]), seed)
+    train, kept_train = T.leaf_batch(positions, rows_train, draws="drop")
+    test, kept_test = T.leaf_batch(positions, rows_test, draws="drop")
+    scale = L.fit_scale(train.deep_eval, train.result)
+    summary = T.summary(positions)
+    summary.update({"train_positions": int(kept_train.size), "test_positions": int(kept_test.size),
+                    "scale": scale, "scale_in_pawns": scale / ev.PIECE_VALUES["P"]})
+    thetas, curves, final = _train_all(train, test, sizes, seed, scale)
+    timings["learning"] = time.perf_counter() - start
+    start = time.perf_counter()
+    matches = _play(out / "matches", thetas, sizes, seed, workers, scheduler, progress)
+    timings["matches"] = time.perf_counter() - start
+    report = Report(summary, curves, final, matches, thetas, timings)
+    if write:
+        _write_report(out, report, sizes, seed, profile)
+    return report
+
+
+def plot_curves(curves, ax=None, column: str = "test_result_xent"):
+    """Held-out cross-entropy of the results over training, one line per loss."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        ax = plt.subplots()[1]
+    for k, (name, c) in enumerate(curves.groupby("loss", sort=False)):
+        ax.plot(c.epoch, c[column], marker="o", ms=3, color=f"C{k}", label=label(name),
+                ls="--" if name == "apery" else "-")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("held-out cross-entropy of the results" if column == "test_result_xent"
+                  else column)
+    ax.legend(fontsize=8)
+    return ax
+
+
+def verdict(report: Report) -> dict:
+    """Which loss wins: the lowest final held-out cross-entropy, and the best match results
+    (win rate against the reference and the initial evaluation; ties within the intervals are
+    stated as such)."""
+    final = report.final.set_index("loss")
+    by_xent = final.test_result_xent.idxmin()
+    m = report.matches
+    out = {"best_by_heldout_xent": by_xent,
+           "heldout_xent": {k: float(v) for k, v in final.test_result_xent.items()}}
+    for opp in ("reference", "initial"):
+        sel = m[(m.opponent == opp) & (m.player != "initial")].set_index("player")
+        if sel.empty:
+            continue
+        best = sel.win_rate.idxmax()
+        # learners whose interval overlaps the best one's: not separated by this many games
+        tied = sorted(p for p in sel.index if p != best and sel.high[p] >= sel.low[best])
+        out[f"best_against_{opp}"] = best
+        out[f"not_separated_from_best_against_{opp}"] = tied
+    return out
+
+
+def _write_report(out: Path, report: Report, sizes, seed, profile) -> None:
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    from gamelib.experiments.atomic import atomic_write_json, atomic_write_text
+
+    def csv(frame, name):
+        atomic_write_text(out / name, frame.to_csv(index=False, float_format="%.10g",
+                                                   lineterminator="\n"))
+
+    csv(report.curves, "curves.csv")
+    csv(report.final, "final.csv")
+    csv(report.matches, "matches.csv")
+    atomic_write_json(out / "teacher_summary.json", report.teacher)
+    atomic_write_json(out / "verdict.json", verdict(report))
+    (out / "theta").mkdir(exist_ok=True)
+    for name, theta in report.thetas.items():
+        ev.save_theta(out / "theta" / f"{name}.npz", theta)
+    with matplotlib.rc_context({"figure.figsize": (6.4, 4.0)}):
+        fig, ax = plt.subplots()
+        plot_curves(report.curves, ax)
+        fig.tight_layout()
+        fig.savefig(out / "curves.png", dpi=100, metadata={"Software": None})
+        plt.close(fig)
+    from gamelib.experiments.pgleaf import _git_commit, machine
+    from gamelib.experiments.atomic import read_json
+
+    path = out / "provenance.json"
+    previous = read_json(path).get("invocations", []) if path.exists() else []
+    invocation = {"git_commit": _git_commit(), "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                  "wall_time_s": report.timings, "machine": machine()}
+    atomic_write_json(path, {"experiment": "elmo", "profile": profile, "seed": seed,
+                             "sizes": dict(sizes), "teacher_settings":
+                                 teacher_settings(sizes).as_dict(),
+                             "optimizer": L.OPTIMIZER, "invocations": previous + [invocation]})
+
+
+@register("elmo", profiles=PROFILES,
+          description="elmo's loss on 5x5 shogi: teacher self-play, lambda sweep vs Apery's "
+                      "squared error, matches")
+def run(opts: RunOptions) -> Report:
+    """The command line's entry: :func:`run_experiment` with the options' sizes."""
+    report = run_experiment(opts.out, opts.sizes, opts.seed, profile=opts.profile,
+                            workers=opts.workers, scheduler=opts.scheduler,
+                            progress=opts.progress)
+    t = report.timings
+    n = report.teacher["positions"]
+    print("wall time: " + ", ".join(f"{k} {v:.1f} s" for k, v in t.items()), flush=True)
+    print(f"teacher data: {n} positions, K = {report.teacher['scale']:.4f} "
+          f"({report.teacher['scale_in_pawns']:.2f} pawns)", flush=True)
+    print(f"verdict: {verdict(report)}", flush=True)
+    return report
