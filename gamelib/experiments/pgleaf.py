@@ -45,14 +45,14 @@ from gamelib.experiments.checkpoint import CheckpointStore
 from gamelib.experiments.driver import run_batched
 from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.seeds import derive_seed
-from gamelib.learn.selfplay import (ALGORITHMS, REWARDS, LearnerSettings, pg_update,
-                                    play_pg_games, play_td_games)
+from gamelib.learn.selfplay import (ALGORITHMS, REWARDS, LearnerSettings, mirror_replies,
+                                    pg_update, play_pg_games, play_td_games)
 
 __all__ = ["PROFILES", "ALGORITHM_LABELS", "ALGORITHM_ABBREVIATIONS", "PAPER_TABLES", "RunSpec",
            "MatchSettings", "Report", "train_config", "runs_of", "settings_of", "train",
            "trained_theta", "initial_theta", "match_settings", "play_matches",
            "training_frame", "round_robin_table", "curves", "plot_curves", "elo", "paper_table",
-           "paper_table_markdown", "claims", "run_experiment"]
+           "paper_table_markdown", "claims", "run_experiment", "mirror_trap_study"]
 
 #: Display names and the paper's abbreviations.
 ALGORITHM_LABELS = {"pgleaf": "PGLeaf", "reinforce": "REINFORCE", "tdleaf": "TDLeaf(λ)",
@@ -190,14 +190,18 @@ def _td_job(job):
     return play_td_games(theta, settings, seeds)
 
 
-_STAT_COLUMNS = ("sente_wins", "gote_wins", "draws", "plies")
+_STAT_COLUMNS = ("sente_wins", "gote_wins", "draws", "plies", "gote_moves", "mirror_replies")
 
 
-def _stats_row(records) -> np.ndarray:
+def _stats_row(records, max_plies: int) -> np.ndarray:
+    """A batch's counts: results, plies, gote's moves and how many of them copied sente's
+    (left a position that is its own mirror, :func:`gamelib.learn.selfplay.mirror_replies`)."""
     row = np.zeros(len(_STAT_COLUMNS), dtype=np.int64)
     for rec in records:
         row[min(rec.result, 3) - 1] += 1
         row[3] += rec.plies
+        row[4] += rec.n_moves[1]
+        row[5] += mirror_replies(rec.moves, max_plies)
     return row
 
 
@@ -226,7 +230,7 @@ def train(folder, sizes: Mapping[str, Any], seed: int, *, workers: int | None = 
     """Run (or resume) the training stage in ``folder``; returns the
     :class:`~gamelib.experiments.driver.RunResult` (its state maps ``"theta/<run key>"`` to the
     parameters and ``"stats/<run key>"`` to per-batch counts: sente wins, gote wins, draws,
-    plies)."""
+    plies, gote's moves, gote's mirror replies)."""
     sizes = _check_sizes(sizes)
     config = train_config(sizes)
     runs = runs_of(sizes)
@@ -269,7 +273,7 @@ def train(folder, sizes: Mapping[str, Any], seed: int, *, workers: int | None = 
             else:
                 new[f"theta/{run.key}"], records = mine[0]
             new[f"stats/{run.key}"] = np.vstack([state[f"stats/{run.key}"],
-                                                 _stats_row(records)[None, :]])
+                                                 _stats_row(records, st.max_plies)[None, :]])
         bar.update(ctx.index)
         return new
 
@@ -884,3 +888,66 @@ def claims(report: Report, sizes: Mapping[str, Any], alpha: float = 0.01):
                                  f"non-MDP {100 * n.win_rate:.1f} %",
                          "p_value": p_weaker, "verdict": verdict})
     return pd.DataFrame(rows, columns=["claim", "paper", "ours", "p_value", "verdict"])
+
+
+# ----------------------------------------------------------------------------- the mirror trap
+def _mirror_trap_job(job):
+    algorithm, reward, replicate, learn_tempo, n_games, chunk, seed, sizes = job
+    run = RunSpec(algorithm, reward, replicate)
+    settings = LearnerSettings(algorithm, reward, alpha=float(sizes["alpha"]), M=sizes["M"],
+                               lam=float(sizes["lam"]), beta=float(sizes["beta"]),
+                               max_plies=sizes["max_plies"], learn_tempo=learn_tempo)
+    theta = initial_theta(seed, replicate)
+    rows = []
+    for first in range(0, n_games, chunk):
+        theta, records = play_td_games(theta, settings, _game_seeds(seed, run, first, chunk))
+        s = _stats_row(records, settings.max_plies)
+        rows.append({"algorithm": algorithm, "reward": reward, "replicate": replicate,
+                     "learn_tempo": learn_tempo, "games": first + chunk,
+                     **{c: int(v) for c, v in zip(_STAT_COLUMNS, s)},
+                     "tempo_weight": float(theta[ev.TEMPO_INDEX])})
+    return rows
+
+
+def mirror_trap_study(n_games: int, seed: int = 0, *, algorithms=("td", "tdleaf"),
+                      reward: str = "mdp", replicates=(0,), chunk: int = 100,
+                      workers: int | None = None, sizes: Mapping[str, Any] | None = None):
+    """TD(λ)/TDLeaf(λ) self-play with and without learning the tempo weight, side by side.
+
+    Each run is the first ``n_games`` games of the experiment's run of the same algorithm,
+    reward and replicate (same initial θ, same game seeds): with ``learn_tempo=True`` exactly
+    what :func:`train` plays, with ``learn_tempo=False`` the evaluation without a side-to-move
+    term (the tempo weight stays 0), i.e. the runs before that feature existed.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per ``chunk`` games of every run: ``algorithm, reward, replicate, learn_tempo,
+        games`` (after the chunk), the counts of :func:`train`'s statistics (``sente_wins,
+        gote_wins, draws, plies, gote_moves, mirror_replies``), ``tempo_weight``, and the rates
+        ``sente_share`` (of all games) and ``mirror_rate`` (gote's moves that copied sente's).
+    """
+    import pandas as pd
+
+    from gamelib.experiments.executor import map_ordered
+
+    sizes = _check_sizes(PROFILES["paper"] if sizes is None else sizes)
+    for name, v in (("n_games", n_games), ("chunk", chunk)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+    if n_games % chunk:
+        raise ValueError(f"n_games ({n_games}) must be a multiple of chunk ({chunk})")
+    bad = [a for a in algorithms if a not in ("td", "tdleaf")]
+    if bad or not algorithms:
+        raise ValueError(f"algorithms must be TD learners ('td', 'tdleaf'), got {list(algorithms)!r}")
+    if reward not in REWARDS:
+        raise ValueError(f"unknown reward setting {reward!r}; valid: {', '.join(REWARDS)}")
+    jobs = [(a, reward, int(r), tempo, n_games, chunk, seed, sizes)
+            for r in replicates for a in algorithms for tempo in (False, True)]
+    rows = [row for part in map_ordered(_mirror_trap_job, jobs, workers=workers, chunksize=1)
+            for row in part]
+    frame = pd.DataFrame(rows)
+    games = frame.sente_wins + frame.gote_wins + frame.draws
+    frame["sente_share"] = frame.sente_wins / games
+    frame["mirror_rate"] = frame.mirror_replies / frame.gote_moves.clip(lower=1)
+    return frame

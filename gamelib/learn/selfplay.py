@@ -63,7 +63,7 @@ from gamelib.minishogi.notation import parse_sfen, usi_to_move
 from gamelib.search import new_leaves_buffers, new_workspace, root_leaves_into
 
 __all__ = ["REWARDS", "ALGORITHMS", "ENCLOSURE_BONUS", "LearnerSettings", "GameRecord",
-           "enclosure_bonus", "enclosure_bonus_usi", "game_rewards", "play_pg_games",
+           "enclosure_bonus", "enclosure_bonus_usi", "game_rewards", "mirror_replies", "play_pg_games",
            "pg_update", "play_td_games", "start_state"]
 
 #: The reward settings.
@@ -204,6 +204,52 @@ def game_rewards(s, result: int, reward: str = "mdp",
     return float(out[0]), float(out[1])
 
 
+# ----------------------------------------------------------------------------- mirror replies
+@njit(cache=True)
+def _is_own_mirror(s):
+    """True if the position of ``s`` is its own colour-swapped, 180°-rotated mirror (board and
+    hands), e.g. the start position or the one after 1. 2e4c 4a2c."""
+    for sq in range(25):
+        pc = s[sq]
+        other = s[24 - sq]
+        if (pc == 0) != (other == 0) or (pc != 0 and other != (pc ^ 16)):
+            return False
+    for t in range(5):
+        if s[core.HAND + t] != s[core.HAND + 5 + t]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _count_mirror_replies(start, moves, n):
+    s = start.copy()
+    count = 0
+    for p in range(n):
+        side = s[core.STM]
+        core.make_move(s, np.int64(moves[p]))
+        if side == 1 and _is_own_mirror(s):
+            count += 1
+    return count
+
+
+def mirror_replies(moves, max_plies: int = R.DEFAULT_MAX_PLIES) -> int:
+    """How many of gote's moves in a game from the start position left a position that is its
+    own colour-swapped mirror -- gote copied sente's move. Without a side-to-move term such a
+    position has no features at all (the "mirror-position trap" of the TD learners).
+
+    Parameters
+    ----------
+    moves : array of int
+        The game's moves (:attr:`GameRecord.moves`).
+    max_plies : int
+        The game's ply cap (sizes the history of the replay).
+    """
+    moves = np.ascontiguousarray(moves, dtype=np.int32)
+    if moves.ndim != 1 or moves.size > max_plies:
+        raise ValueError(f"moves must be a 1-D array of at most max_plies={max_plies} moves")
+    return int(_count_mirror_replies(start_state(max_plies, 0), moves, moves.size))
+
+
 # ----------------------------------------------------------------------------- settings
 #: The four learners of the paper.
 ALGORITHMS = ("pgleaf", "reinforce", "tdleaf", "td")
@@ -257,6 +303,12 @@ class LearnerSettings:
         Ply cap: a game that reaches it is a draw.
     bonus : float
         Enclosure bonus per gold/silver in the non-MDP setting (0.1).
+    learn_tempo : bool
+        Learn the weight of the side-to-move feature (``θ[ev.TEMPO_INDEX]``). False keeps it at
+        its initial value (0 from :func:`gamelib.evaluation.shogi.initial_theta`): with a zero
+        tempo weight the evaluation is exactly the one without that feature, so this is the
+        ablation that reproduces the runs made before the feature existed (the "mirror-position
+        trap" of the TD learners, chapter "PGLeaf").
     """
 
     algorithm: str
@@ -271,6 +323,7 @@ class LearnerSettings:
     qdepth: int | None = None
     max_plies: int = R.DEFAULT_MAX_PLIES
     bonus: float = ENCLOSURE_BONUS
+    learn_tempo: bool = True
 
     def __post_init__(self):
         if self.algorithm not in ALGORITHMS:
@@ -291,6 +344,9 @@ class LearnerSettings:
         set_("qdepth", _integer(q, "qdepth", 0))
         set_("max_plies", _integer(self.max_plies, "max_plies", 1))
         set_("bonus", _number(self.bonus, "bonus", -math.inf))
+        if not isinstance(self.learn_tempo, (bool, np.bool_)):
+            raise ValueError(f"learn_tempo must be True or False, got {self.learn_tempo!r}")
+        set_("learn_tempo", bool(self.learn_tempo))
 
     @property
     def policy_gradient(self) -> bool:
@@ -392,8 +448,9 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
 
 @njit(cache=True)
 def _td_games(theta, start, kind, qdepth, temperature, max_plies, seeds, non_mdp, bonus, alpha,
-              lam, gamma, beta, vals, vptr, vidx, vval, ws, out, probs, buf, stats, mlogs):
-    """Play ``len(seeds)`` games in turn, updating ``theta`` in place after each (TD(λ)).
+              lam, gamma, beta, frozen, vals, vptr, vidx, vval, ws, out, probs, buf, stats, mlogs):
+    """Play ``len(seeds)`` games in turn, updating ``theta`` in place after each (TD(λ)); the
+    weight ``theta[frozen]`` is kept as it is (``frozen < 0``: none).
 
     ``stats[i] = [result, plies, moves of sente, moves of gote, reward of sente, reward of
     gote]``, ``mlogs[i, :plies]`` the moves; returns nothing.
@@ -401,6 +458,7 @@ def _td_games(theta, start, kind, qdepth, temperature, max_plies, seeds, non_mdp
     g = np.zeros((2, 1))
     info = np.zeros(4, dtype=np.int64)
     rew = np.zeros(2)
+    keep = theta[frozen] if frozen >= 0 else 0.0
     for i in range(seeds.shape[0]):
         _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seeds[i], non_mdp,
                        bonus, False, g, vals, vptr, vidx, vval, ws, out, probs, buf, info, rew,
@@ -408,6 +466,8 @@ def _td_games(theta, start, kind, qdepth, temperature, max_plies, seeds, non_mdp
         for side in range(2):
             add_td_lambda(theta, vals[side], vptr[side], vidx[side], vval[side], info[2 + side],
                           rew[side], lam, gamma, beta, alpha)
+        if frozen >= 0:
+            theta[frozen] = keep
         for j in range(4):
             stats[i, j] = info[j]
         stats[i, 4] = rew[0]
@@ -486,8 +546,11 @@ def pg_update(theta, records, settings: LearnerSettings) -> np.ndarray:
         rewards = np.array([rec.rewards[side] for rec in records])
         lengths = np.array([max(int(rec.n_moves[side]), 1) for rec in records])
         agents.append((G, rewards, lengths))
-    return self_play_update(theta, agents, alpha=settings.alpha, gamma=settings.gamma,
-                            baseline=settings.baseline)
+    new = self_play_update(theta, agents, alpha=settings.alpha, gamma=settings.gamma,
+                           baseline=settings.baseline)
+    if not settings.learn_tempo:
+        new[ev.TEMPO_INDEX] = theta[ev.TEMPO_INDEX]
+    return new
 
 
 def play_td_games(theta, settings: LearnerSettings, seeds) -> tuple[np.ndarray, list[GameRecord]]:
@@ -508,7 +571,8 @@ def play_td_games(theta, settings: LearnerSettings, seeds) -> tuple[np.ndarray, 
     mlogs = np.zeros((seeds.size, settings.max_plies + 1), dtype=np.int32)
     _td_games(theta, start, ev.EVAL_LINEAR, settings.qdepth, settings.temperature,
               settings.max_plies, seeds, settings.reward == "non_mdp", settings.bonus,
-              settings.alpha, settings.lam, settings.gamma, settings.beta, vals, vptr, vidx,
+              settings.alpha, settings.lam, settings.gamma, settings.beta,
+              -1 if settings.learn_tempo else ev.TEMPO_INDEX, vals, vptr, vidx,
               vval, ws, out, probs, buf, stats, mlogs)
     records = []
     for i in range(seeds.size):

@@ -45,7 +45,8 @@ def test_learners_moved_and_games_were_played(reference):
     theta0 = pgleaf.initial_theta(3, 0)
     for run in runs:
         stats = state[f"stats/{run.key}"]
-        assert stats.shape == (N_BATCHES, 4)
+        assert stats.shape == (N_BATCHES, 6)
+        assert np.all(stats[:, 5] <= stats[:, 4])                         # mirror replies <= gote moves
         assert stats[:, :3].sum() == tiny.SIZES["n_games"]             # every game counted
         assert np.all(stats[:, 3] >= stats[:, :3].sum(axis=1))          # >= 1 ply per game
         theta = state[f"theta/{run.key}"]

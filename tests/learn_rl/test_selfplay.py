@@ -117,3 +117,40 @@ def test_settings_defaults_and_bad_values():
                     ({"algorithm": "pgleaf", "M": 0}, "M must be")]:
         with pytest.raises(ValueError, match=msg):
             sp.LearnerSettings(**kw)
+
+
+def test_mirror_replies_count_gote_copying_sente():
+    from gamelib.minishogi import Position
+
+    pos = Position()
+    # 2e4c 4a2c (a mirror reply) 4e3d 2a3b (mirror) 3d2c 3b2c (a recapture, not a mirror)
+    for usi in ("2e4c", "4a2c", "4e3d", "2a3b", "3d2c", "3b2c"):
+        pos.push_usi(usi)
+    moves = pos.state[core.HIST + 2:core.HIST + core.HIST_STRIDE * 6:core.HIST_STRIDE]
+    assert sp.mirror_replies(moves) == 2
+    assert sp.mirror_replies(moves[:3]) == 1
+    assert sp.mirror_replies(moves[:1]) == 0 and sp.mirror_replies([]) == 0
+    with pytest.raises(ValueError, match="max_plies"):
+        sp.mirror_replies(moves, max_plies=3)
+
+
+@pytest.mark.parametrize("algorithm", ["td", "pgleaf"])
+def test_learn_tempo_false_keeps_the_tempo_weight(theta, algorithm):
+    k = ev.TEMPO_INDEX
+    start = theta.copy()
+    start[k] = 0.0
+    out = {}
+    for learn in (True, False):
+        settings = sp.LearnerSettings(algorithm, max_plies=60, learn_tempo=learn)
+        if settings.policy_gradient:
+            out[learn] = sp.pg_update(start, sp.play_pg_games(start, settings, [1, 2, 3]), settings)
+        else:
+            out[learn] = sp.play_td_games(start, settings, [1, 2, 3])[0]
+    assert out[False][k] == 0.0 and out[True][k] != 0.0
+    # the other weights move as if the tempo weight were learned (for TD, until it first moves)
+    assert np.abs(out[False] - start).max() > 0
+    if algorithm == "pgleaf":
+        mask = np.arange(ev.N_FEATURES) != k
+        np.testing.assert_array_equal(out[False][mask], out[True][mask])
+    with pytest.raises(ValueError, match="learn_tempo"):
+        sp.LearnerSettings("td", learn_tempo="no")
