@@ -627,8 +627,12 @@ def learn_steps(theta, positions: RecordPositions, train_ids, settings: LearnerS
                 cache = search_positions(v, positions, ahead, settings.search,
                                          chunk_size=settings.chunk_size, map_fn=map_fn)
                 searched += len(cache)
-            cs = cache.comparison_set(cache.rows_of(batch))
-            j, g = bz.objective_and_gradient(v, cs, slope=SLOPE, window=settings.window)
+            j, g = 0.0, np.zeros(v.size)
+            for rows in _chunks(cache.rows_of(batch), 4096):     # bounded float64 copies
+                cj, cg = bz.objective_and_gradient(v, cache.comparison_set(rows), slope=SLOPE,
+                                                   window=settings.window)
+                j += cj
+                g += cg
             m = batch.size
         j_sum += j / m
         v = bz.descent_step(v, g * (n / m), n, **kw)
