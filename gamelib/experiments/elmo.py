@@ -145,6 +145,8 @@ class Report:
         :func:`match_frame`.
     thetas : dict
         Learned weights per loss (and ``"initial"``).
+    positions : numpy.ndarray
+        The teacher records (:data:`gamelib.learn.teacher.TEACHER_DTYPE`).
     timings : dict
         Wall time (s) per stage in this call.
     """
@@ -154,6 +156,7 @@ class Report:
     final: Any
     matches: Any
     thetas: dict
+    positions: Any
     timings: dict
 
 
@@ -247,7 +250,7 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
     start = time.perf_counter()
     matches = _play(out / "matches", thetas, sizes, seed, workers, scheduler, progress)
     timings["matches"] = time.perf_counter() - start
-    report = Report(summary, curves, final, matches, thetas, timings)
+    report = Report(summary, curves, final, matches, thetas, positions, timings)
     if write:
         _write_report(out, report, sizes, seed, profile)
     return report
