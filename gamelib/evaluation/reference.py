@@ -25,8 +25,10 @@ The weights (paper's units, a pawn = 0.02), all stated here:
 * **Mobility.** Bishop and rook +0.002 per square they can move to, horse and dragon +0.0015,
   silver and gold +0.001.
 * **King mobility.** A king with no square to go to -0.020, one square -0.010, two -0.004.
-* **Tempo.** 0: the reference gives no bonus for having the move (the side-to-move feature was
-  added to the layout after the reference was tuned; its other weights are unchanged).
+* **Both sides alike, no tempo.** The same weights for the side to move's features and the other
+  side's (:func:`~gamelib.evaluation.shogi.side_weights_theta`: the antisymmetric evaluation),
+  tempo 0. The layout's separate weights per side and its tempo feature came after the
+  reference was tuned; with equal halves it evaluates exactly as before.
 
 The other numbers are our own choices, checked by matches against the material-only engine and
 random play (see the chapter "Search and evaluation").
@@ -62,7 +64,7 @@ _ALL_TYPES = ("P", "S", "G", "B", "R", "K", "+P", "+S", "+B", "+R")
 
 def reference_theta() -> np.ndarray:
     """The reference opponent's weights (a new array; see the module docstring)."""
-    theta = np.zeros(E.N_FEATURES)
+    theta = np.zeros(E.N_FEATURES)  # the side to move's half is filled, then copied
     for piece, value in MATERIAL.items():
         theta[E.material_index(piece)] = value
         if not piece.startswith("+"):
@@ -92,5 +94,4 @@ def reference_theta() -> np.ndarray:
             theta[E.mobility_index(piece, n)] = per_move * n
     for n, weight in ((0, -0.020), (1, -0.010), (2, -0.004)):
         theta[E.king_mobility_index(n)] = weight
-    theta[E.TEMPO_INDEX] = TEMPO
-    return theta
+    return E.side_weights_theta(theta[:E.OPP_OFFSET], TEMPO)

@@ -4,49 +4,49 @@ Morioka & Igarashi (section 5.1) evaluate a position with a linear function of 8
 of six kinds: material; the position of a piece on the board; the relative position of two
 pieces; the type of piece blocking a sliding piece's line; piece mobility; the number of squares
 the king can move to. The paper does not spell the features out, so this module fixes one layout
-of those six kinds, plus one side-to-move (tempo) feature, with :data:`N_FEATURES` = 7,887
-parameters.
+of those six kinds, 7,886 features *of a side*; the evaluation has one weight per feature of the
+side to move, one per feature of the other side, and a side-to-move (tempo) weight:
+:data:`N_FEATURES` = 2 × 7,886 + 1 = 15,773 parameters.
 
-Antisymmetry and the tempo feature
-----------------------------------
+Two sides, a tempo, and (anti)symmetry
+--------------------------------------
 Let :math:`\\psi_c(s)` be the features *of side* :math:`c` -- its pieces, its pairs, its sliders,
 its mobility -- read on the board as :math:`c` sees it (its own pieces "own", the board rotated
-by 180° for gote, so that every side moves "north"). The evaluation uses
+by 180° for gote, so that every side moves "north"). With ``stm`` the side to move and ``opp``
+the other one, the evaluation, from the side to move's point of view in the paper's units (a
+pawn is 0.02), is
 
-.. math::  \\phi(s) = \\bigl(\\psi_{\\mathrm{stm}}(s) - \\psi_{\\mathrm{opp}}(s),\\; 1\\bigr)
-           = \\bigl(\\psi(s) - \\psi(\\hat s),\\; 1\\bigr),
-           \\qquad v(s) = \\theta \\cdot \\phi(s)
-           = \\theta_{\\mathrm{pos}} \\cdot (\\psi(s) - \\psi(\\hat s)) + \\theta_{\\mathrm{tempo}},
+.. math::  v(s) = \\theta \\cdot \\phi(s), \\qquad
+           \\phi(s) = \\bigl(\\psi_{\\mathrm{stm}}(s),\\; -\\psi_{\\mathrm{opp}}(s),\\; 1\\bigr),
+           \\qquad
+           v(s) = \\theta_{\\mathrm{stm}} \\cdot \\psi_{\\mathrm{stm}}(s)
+                - \\theta_{\\mathrm{opp}} \\cdot \\psi_{\\mathrm{opp}}(s) + \\theta_{\\mathrm{tempo}}.
 
-with :math:`\\psi = \\psi_{\\mathrm{stm}}` and :math:`\\hat s` the colour-swapped, 180°-rotated
-position with the same colour to move (the side to move of :math:`\\hat s` owns what the
-opponent owned in :math:`s`). :math:`v` is the value from the side to move's point of view, in
-the paper's units (a pawn is 0.02).
+Let :math:`\\hat s` be the colour-swapped, 180°-rotated position with the same colour to move
+(:func:`mirror`): :math:`\\psi_{\\mathrm{stm}}(\\hat s) = \\psi_{\\mathrm{opp}}(s)` and vice versa, so
+:math:`\\phi(\\hat s)` is :math:`-\\phi(s)` with the two halves exchanged (:func:`swap_sides`), the
+tempo entry staying 1. With equal halves, :math:`\\theta_{\\mathrm{stm}} = \\theta_{\\mathrm{opp}} =
+w` (:func:`side_weights_theta`), the evaluation is the antisymmetric one,
+:math:`v(s) = w \\cdot (\\psi_{\\mathrm{stm}} - \\psi_{\\mathrm{opp}}) + \\theta_{\\mathrm{tempo}}` and
+:math:`v(\\hat s) = -v(s) + 2\\theta_{\\mathrm{tempo}}`: a position is worth to one side minus
+what it is worth to the other, apart from the value of having the move. The initial weights
+(:func:`initial_theta`) and the reference opponent's are of that form; learning may make the
+halves differ, :math:`\\theta_{\\mathrm{stm}} - \\theta_{\\mathrm{opp}}` being the value of having the
+move *in the feature's configuration* (an attacker near the enemy king is worth more to the side
+that can use it now), :math:`\\theta_{\\mathrm{tempo}}` its constant part.
 
-* **Every block but the tempo one is exactly antisymmetric**: :math:`\\phi_k(\\hat s) =
-  -\\phi_k(s)` for every feature k outside ``tempo``, so that part of the value is worth to one
-  side exactly minus what it is worth to the other.
-* **The tempo block is one feature worth 1 in every position**, for the side to move:
-  :math:`\\phi_{\\mathrm{tempo}}(\\hat s) = \\phi_{\\mathrm{tempo}}(s) = 1`, so
-  :math:`v(s) + v(\\hat s) = 2\\,\\theta_{\\mathrm{tempo}}`. Seen from the side that has just
-  moved, the same position is worth :math:`-v(s)`, which contains :math:`-\\theta_{\\mathrm{tempo}}`:
-  :math:`\\theta_{\\mathrm{tempo}}` is the value of having the move.
-
-Why the tempo feature. Without it, a position that is its own colour-swapped mirror
-(:math:`\\hat s = s`, e.g. after 1. 2e4c 4a2c) has :math:`\\phi = 0`: value exactly 0 and
-gradient exactly 0 for every :math:`\\theta`, although the side to move at such a position wins
-more often than not. Self-play TD(λ)/TDLeaf(λ) then pushed gote's ordinary replies below the
-mirror reply (the only way to express the first-move advantage was through features that
-correlate with it), gote learnt to copy sente, and the runs collapsed into short games that
-sente won every time (see the chapter "PGLeaf"). A constant tempo term gives the first-move
-advantage its own weight, learnable at every position, mirror positions included (where it is
-the only active feature). We chose one constant feature rather than a tempo per game phase (per
-move-number bucket, per material in hand): it is the smallest change that removes the
-degeneracy, and the paper names no such term to match; a phase-dependent tempo would be a
-one-block change here. :func:`initial_theta` starts it at 0 (the paper's initial weights have no
-such term). The tempo term does not change which move a one-ply search prefers (every position
-after a move has the other side to move); it changes the values that learning fits, and the
-comparison of search leaves with different sides to move (quiescence stand-pats).
+Why not one antisymmetric block. The first layout (version 1) had only
+:math:`w \\cdot (\\psi_{\\mathrm{stm}} - \\psi_{\\mathrm{opp}})`. A position that is its own mirror
+(:math:`\\hat s = s`, e.g. after 1. 2e4c 4a2c) then has :math:`\\phi = 0`: value 0 and gradient 0
+for every θ. In self-play, TD(λ) and TDLeaf(λ) taught gote to copy sente's moves and lose
+(sente won ≥ 99 % of the games after a few thousand, see the chapter "PGLeaf"): a TD learner
+only changes the values of the positions it reaches, and the mirror reply's value could not
+move at all. A constant tempo feature alone (layout version 2, 7,887 parameters)
+does not help: it is the same for every reply of a side, so it cannot change which
+reply is preferred (its weight grew to about 1.2, the runs collapsed as before). With a weight
+per side, a mirror position has its features (:math:`\\phi(s) = (\\psi, -\\psi, 1)`), its value is
+learned like any other, and in our runs TDLeaf(λ) no longer collapses (TD(λ) without search
+still can; the chapter shows both).
 
 Feature layout
 --------------
@@ -54,7 +54,9 @@ Squares are named as the feature's side sees the board (sente's coordinates, ``5
 left corner); the piece types are P S G B R K +P +S +B +R (codes 1..10 of
 :mod:`gamelib.minishogi.rules`); "own" and "enemy" are relative to the side :math:`c` whose
 :math:`\\psi_c` holds the feature. Each active feature of :math:`\\psi_c` has value 1 (hands:
-the number of pieces), so :math:`\\phi` holds small integers; the tempo feature is always 1.
+the number of pieces), so :math:`\\phi` holds small integers (negative in the ``opp_`` blocks);
+the tempo feature is always 1. The blocks of a side (the ``opp_`` copies follow in the same order
+at :data:`OPP_OFFSET` = 7,886; :func:`opp_index`):
 
 ==============  ======  ======  ===========================================================
 block           offset  size    one feature per ...
@@ -69,8 +71,9 @@ blocker         7,440   320     own slider (B R +B +R) × its sliding direction 
                                 piece on that line (type × own/enemy = 20)
 mobility        7,760   117     own non-king type (9) × number of squares it can move to (0..12)
 king_mobility   7,877   9       number of squares the own king can move to (0..8)
-tempo           7,886   1       the side to move: 1 in every position
-**total**               7,887
+opp_*           7,886   7,886   the same blocks for the side not to move (value −count)
+tempo           15,772  1       the side to move: 1 in every position
+**total**               15,773
 ==============  ======  ======  ===========================================================
 
 Mobility counts the squares a piece reaches by the movement rules that are empty or hold an
@@ -81,12 +84,14 @@ Functions
 ---------
 All kernels are ``@njit(cache=True)`` and take the :mod:`gamelib.minishogi.core` state array:
 :func:`evaluate` (θ·φ, computed directly without building φ), :func:`evaluate_material` (the
-material block only; the "material-only" engine), :func:`evaluate_kind` (the dispatcher the
+material blocks only; the "material-only" engine), :func:`evaluate_kind` (the dispatcher the
 search calls), :func:`features` (the sparse φ: sorted unique indices, non-zero values). Both
 evaluation and features are produced by one feature scan, so ``evaluate(s, θ) == θ·φ(s)`` by
 construction. :func:`initial_theta` gives the paper's initial weights (Table 1 piece values,
-the tempo weight 0, the rest small seeded noise); :func:`save_theta` / :func:`load_theta` store parameters as
-``.npz`` files that carry :data:`LAYOUT_NAME` and :data:`FORMAT_VERSION`.
+the rest small seeded noise, equal for both sides, tempo 0); :func:`side_weights_theta` builds
+an antisymmetric θ from one side's weights, :func:`swap_sides` exchanges the halves;
+:func:`save_theta` / :func:`load_theta` store parameters as ``.npz`` files that carry
+:data:`LAYOUT_NAME` and :data:`FORMAT_VERSION`.
 """
 
 from __future__ import annotations
@@ -129,6 +134,10 @@ __all__ = [
     "mobility_index",
     "king_mobility_index",
     "TEMPO_INDEX",
+    "OPP_OFFSET",
+    "opp_index",
+    "swap_sides",
+    "side_weights_theta",
     "check_theta",
     "initial_theta",
     "table1_theta",
@@ -142,8 +151,9 @@ EVAL_LINEAR = 1
 
 #: Name of the feature layout, stored in parameter files.
 LAYOUT_NAME = "minishogi-pgleaf-linear"
-#: Version of the layout and of the parameter file format (2: the tempo feature was added).
-FORMAT_VERSION = 2
+#: Version of the layout and of the parameter file format (1: one antisymmetric block;
+#: 2: that and a tempo feature; 3: separate weights for the two sides and a tempo feature).
+FORMAT_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -218,12 +228,15 @@ def _build_layout():
         ("blocker", len(_SLIDER_TYPES) * 4 * 2 * len(_PIECE_TYPES), "own slider × direction × first piece on its line (type, own/enemy)"),
         ("mobility", len(_MATERIAL_BOARD_TYPES) * (_MAX_MOBILITY + 1), "own non-king type × squares it can move to (0..12)"),
         ("king_mobility", _N_KING_MOVES + 1, "squares the own king can move to (0..8)"),
-        ("tempo", 1, "the side to move (1 in every position)"),
     ]
     blocks, offset = [], 0
     for name, size, description in sizes:
-        blocks.append(Block(name, offset, size, description))
+        blocks.append(Block(name, offset, size, f"side to move: {description}"))
         offset += size
+    for name, size, description in sizes:
+        blocks.append(Block(f"opp_{name}", offset, size, f"side not to move (value -count): {description}"))
+        offset += size
+    blocks.append(Block("tempo", offset, 1, "the side to move (1 in every position)"))
     return tuple(blocks), pair_own, pair_enemy, names_own, names_enemy
 
 
@@ -231,6 +244,7 @@ LAYOUT, _PAIR_OWN_LOCAL, _PAIR_ENEMY_LOCAL, _PAIR_OWN_NAMES, _PAIR_ENEMY_NAMES =
 _BLOCKS = {b.name: b for b in LAYOUT}
 #: Number of parameters (features) of the evaluation.
 N_FEATURES = LAYOUT[-1].stop
+assert N_FEATURES < 1 << 14  # the radix sort of features() sorts 14-bit indices
 
 
 def block(name: str) -> Block:
@@ -248,14 +262,17 @@ PAIR_ENEMY_OFF = _BLOCKS["pair_enemy"].offset
 BLOCKER_OFF = _BLOCKS["blocker"].offset
 MOB_OFF = _BLOCKS["mobility"].offset
 KMOB_OFF = _BLOCKS["king_mobility"].offset
+#: Offset of the side not to move's copy of the features: feature ``k`` of ψ_opp is
+#: ``k + OPP_OFFSET`` (with value −count).
+OPP_OFFSET = _BLOCKS["opp_material"].offset
 #: Index of the tempo (side-to-move) feature, 1 in every position.
 TEMPO_INDEX = _BLOCKS["tempo"].offset
 _N_MAT_BOARD = len(_MATERIAL_BOARD_TYPES)
 
-#: Size of the buffers of :func:`features`: a scan emits at most 5 hand entries, 3 entries per
+#: Size of the buffers of :func:`features`: a scan emits at most 10 hand entries, 3 entries per
 #: piece on the board (material, square, mobility; kings: square, king mobility) plus 4 blocker
 #: entries per slider (4 sliders in the game), 2 entries per pair of pieces (66 pairs of 12
-#: pieces) and the tempo entry: 5 + 36 + 16 + 132 + 1 = 190 <= 256.
+#: pieces) and the tempo entry: 10 + 36 + 16 + 132 + 1 = 195 <= 256.
 MAX_ACTIVE = 256
 
 # numba tables (global arrays are compile-time constants)
@@ -294,13 +311,17 @@ _ZERO_THETA = np.zeros(N_FEATURES)
 # ----------------------------------------------------------------------------- the feature scan
 @njit(cache=True, inline="always")
 def _add(k, x, theta, idx, val, n, v):
-    """Evaluation sink: v += x θ[k]."""
+    """Evaluation sink: v += x θ[k], the entries of ψ_opp (x < 0) at their copy k + OPP_OFFSET."""
+    if x < 0.0:
+        k += OPP_OFFSET
     return n, v + x * theta[k]
 
 
 @njit(cache=True, inline="always")
 def _put(k, x, theta, idx, val, n, v):
-    """Feature sink: append the entry (k, x)."""
+    """Feature sink: append the entry (k, x), the entries of ψ_opp (x < 0) at k + OPP_OFFSET."""
+    if x < 0.0:
+        k += OPP_OFFSET
     idx[n] = k
     val[n] = x
     return n + 1, v
@@ -317,20 +338,24 @@ def _popcount(x):
 
 @njit(cache=True, inline="always")
 def _scan(s, theta, idx, val, sink):
-    """Visit every entry of φ(s) = (ψ_stm(s) - ψ_opp(s), tempo 1) and pass it to ``sink``.
+    """Visit every entry of φ(s) = (ψ_stm(s), -ψ_opp(s), 1) and pass it to ``sink``.
 
-    Each entry is (feature index k, value x) with x = +count for ψ_stm and -count for ψ_opp
-    (an index may come more than once), and last the tempo entry (TEMPO_INDEX, 1). Returns the
-    sink's (count, accumulated value).
+    Each entry is (feature index k of the side's block, value x) with x = +count for ψ_stm and
+    -count for ψ_opp -- the sink moves the latter to ``k + OPP_OFFSET`` -- (an index may come
+    more than once), and last the tempo entry (TEMPO_INDEX, 1). Returns the sink's (count,
+    accumulated value).
     """
     stm = s[_STM]
     n = 0
     v = 0.0
     # hands (material)
     for t in range(5):
-        d = s[_HAND + 5 * stm + t] - s[_HAND + 5 * (1 - stm) + t]
+        d = s[_HAND + 5 * stm + t]
         if d != 0:
             n, v = sink(MAT_OFF + _N_MAT_BOARD + t, float(d), theta, idx, val, n, v)
+        d = s[_HAND + 5 * (1 - stm) + t]
+        if d != 0:
+            n, v = sink(MAT_OFF + _N_MAT_BOARD + t, -float(d), theta, idx, val, n, v)
     # material and piece squares; occupancy
     occ0 = 0
     occ1 = 0
@@ -501,14 +526,14 @@ def features(s, idx, val):
 
 @njit(cache=True)
 def evaluate_material(s, theta):
-    """The material block of θ·φ(s) (board and hands), side to move's view: the material-only
-    engine's evaluation (no tempo term; exactly antisymmetric). Only ``theta[0:14]`` is read."""
+    """The material blocks of θ·φ(s) (board and hands, both sides), side to move's view: the
+    material-only engine's evaluation (no tempo term). Only ``material`` and ``opp_material``
+    are read."""
     stm = s[_STM]
     v = 0.0
     for t in range(5):
-        d = s[_HAND + 5 * stm + t] - s[_HAND + 5 * (1 - stm) + t]
-        if d != 0:
-            v += d * theta[MAT_OFF + _N_MAT_BOARD + t]
+        k = MAT_OFF + _N_MAT_BOARD + t
+        v += s[_HAND + 5 * stm + t] * theta[k] - s[_HAND + 5 * (1 - stm) + t] * theta[k + OPP_OFFSET]
     for a in range(25):
         pa = s[a]
         if pa == 0:
@@ -519,7 +544,7 @@ def evaluate_material(s, theta):
         if (pa >> 4) == stm:
             v += theta[k]
         else:
-            v -= theta[k]
+            v -= theta[k + OPP_OFFSET]
     return v
 
 
@@ -541,8 +566,9 @@ def _state_of(position) -> np.ndarray:
 
 def mirror(position) -> np.ndarray:
     """ŝ: a new state with the colours swapped and the board rotated by 180° (hands swapped),
-    the same colour to move and no history, so that ``φ(ŝ) = -φ(s)`` on every block but the
-    tempo one (``φ_tempo(ŝ) = φ_tempo(s) = 1``).
+    the same colour to move and no history: ψ_stm(ŝ) = ψ_opp(s) and ψ_opp(ŝ) = ψ_stm(s), so
+    ``φ(ŝ) = -swap_sides(φ(s))`` on every block but the tempo one (``φ_tempo(ŝ) = φ_tempo(s) =
+    1``), see :func:`swap_sides`.
 
     If the side to move of ``s`` is in check, ŝ has the side *not* to move in check: not a
     position of a game, but its features are well defined.
@@ -574,24 +600,27 @@ def dense_features(position) -> np.ndarray:
 
 
 def feature_name(k: int) -> str:
-    """A readable description of feature ``k``, e.g. ``'piece_square: own +R on 3b'``."""
+    """A readable description of feature ``k``, e.g. ``'piece_square: own +R on 3b'`` (a feature
+    of the side to move) or ``'opp_piece_square: own +R on 3b'`` (the same feature of the side
+    not to move, "own" being that side's)."""
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < N_FEATURES:
         raise ValueError(f"feature index must be an integer in [0, {N_FEATURES}), got {k!r}")
     k = int(k)
     b = next(b for b in LAYOUT if b.offset <= k < b.stop)
     i = k - b.offset
-    if b.name == "material":
+    base = b.name.removeprefix("opp_")
+    if base == "material":
         if i < _N_MAT_BOARD:
             text = f"{_TYPE_NAMES[_MATERIAL_BOARD_TYPES[i]]} on the board"
         else:
             text = f"{_TYPE_NAMES[R.HAND_TYPES[i - _N_MAT_BOARD]]} in hand"
-    elif b.name == "piece_square":
+    elif base == "piece_square":
         text = f"own {_TYPE_NAMES[i // 25 + 1]} on {SQUARE_NAMES[i % 25]}"
-    elif b.name == "pair_own":
+    elif base == "pair_own":
         text = _PAIR_OWN_NAMES[i]
-    elif b.name == "pair_enemy":
+    elif base == "pair_enemy":
         text = _PAIR_ENEMY_NAMES[i]
-    elif b.name == "blocker":
+    elif base == "blocker":
         per_slider = 4 * 2 * len(_PIECE_TYPES)
         slider = _SLIDER_TYPES[i // per_slider]
         direction = (i % per_slider) // 20
@@ -600,9 +629,9 @@ def feature_name(k: int) -> str:
         dir_name = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")[dirs[direction]]
         owner = "own" if kind < 10 else "enemy"
         text = f"own {_TYPE_NAMES[slider]} looking {dir_name}, blocked by {owner} {_TYPE_NAMES[kind % 10 + 1]}"
-    elif b.name == "mobility":
+    elif base == "mobility":
         text = f"own {_TYPE_NAMES[_MATERIAL_BOARD_TYPES[i // (_MAX_MOBILITY + 1)]]} with {i % (_MAX_MOBILITY + 1)} moves"
-    elif b.name == "king_mobility":
+    elif base == "king_mobility":
         text = f"own king with {i} moves"
     else:
         text = "side to move"
@@ -676,6 +705,38 @@ def king_mobility_index(n_moves: int) -> int:
     return KMOB_OFF + int(n_moves)
 
 
+def opp_index(k: int) -> int:
+    """Index of the side not to move's copy of feature ``k`` of the side to move (an index of
+    the first half of the layout, e.g. from :func:`material_index`)."""
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < OPP_OFFSET:
+        raise ValueError(f"k must be a side-to-move feature index in [0, {OPP_OFFSET}), got {k!r}")
+    return int(k) + OPP_OFFSET
+
+
+def swap_sides(v) -> np.ndarray:
+    """A vector of the layout with the side to move's and the other side's halves exchanged
+    (the tempo entry kept): for features, ``φ(ŝ) = -swap_sides(φ(s))`` but for the tempo entry;
+    for parameters, ``swap_sides(θ) == θ`` means the antisymmetric evaluation."""
+    v = np.asarray(v)
+    if v.ndim != 1 or v.shape[0] != N_FEATURES:
+        raise ValueError(f"expected a vector of {N_FEATURES} entries (layout {LAYOUT_NAME!r}), got shape {v.shape}")
+    out = v.copy()
+    out[:OPP_OFFSET] = v[OPP_OFFSET:2 * OPP_OFFSET]
+    out[OPP_OFFSET:2 * OPP_OFFSET] = v[:OPP_OFFSET]
+    return out
+
+
+def side_weights_theta(weights, tempo: float = 0.0) -> np.ndarray:
+    """θ of the antisymmetric evaluation ``w·(ψ_stm − ψ_opp) + tempo``: ``weights`` w (one per
+    feature of a side, ``OPP_OFFSET`` of them) for both halves, and the tempo weight."""
+    w = np.asarray(weights, dtype=np.float64)
+    if w.ndim != 1 or w.shape[0] != OPP_OFFSET:
+        raise ValueError(f"weights must be a vector of {OPP_OFFSET} side weights, got shape {w.shape}")
+    if not np.all(np.isfinite(w)) or not np.isfinite(tempo):
+        raise ValueError("weights and tempo must be finite")
+    return np.concatenate([w, w, [float(tempo)]])
+
+
 def check_theta(theta, name: str = "theta") -> np.ndarray:
     """``theta`` as a contiguous ``float64`` vector of length ``N_FEATURES``, or ``ValueError``."""
     arr = np.asarray(theta)
@@ -694,18 +755,20 @@ PIECE_VALUES = {"P": 0.02, "S": 0.08, "G": 0.10, "B": 0.16, "R": 0.20, "+P": 0.1
 
 
 def table1_theta() -> np.ndarray:
-    """The paper's Table 1 piece values in the material block (hand = board value), 0 elsewhere."""
-    theta = np.zeros(N_FEATURES)
+    """The paper's Table 1 piece values in both material blocks (hand = board value), 0
+    elsewhere: the material-only antisymmetric evaluation."""
+    w = np.zeros(OPP_OFFSET)
     for k, t in enumerate(_MATERIAL_BOARD_TYPES):
-        theta[MAT_OFF + k] = PIECE_VALUES[_TYPE_NAMES[t]]
+        w[MAT_OFF + k] = PIECE_VALUES[_TYPE_NAMES[t]]
     for k, t in enumerate(R.HAND_TYPES):
-        theta[MAT_OFF + _N_MAT_BOARD + k] = PIECE_VALUES[_TYPE_NAMES[t]]
-    return theta
+        w[MAT_OFF + _N_MAT_BOARD + k] = PIECE_VALUES[_TYPE_NAMES[t]]
+    return side_weights_theta(w)
 
 
 def initial_theta(seed: int = 0, scale: float = 1e-4) -> np.ndarray:
-    """The paper's initial parameters: Table 1 piece values, the tempo weight 0 (the paper has
-    no such term), the other weights ~ N(0, scale²).
+    """The paper's initial parameters: Table 1 piece values, the other weights ~ N(0, scale²),
+    the same weights for both sides (the antisymmetric evaluation, :func:`side_weights_theta`)
+    and the tempo weight 0 (the paper has no such term).
 
     Parameters
     ----------
@@ -718,11 +781,10 @@ def initial_theta(seed: int = 0, scale: float = 1e-4) -> np.ndarray:
         raise ValueError(f"seed must be an integer, got {seed!r}")
     if not np.isfinite(scale) or scale < 0:
         raise ValueError(f"scale must be a non-negative number, got {scale!r}")
-    theta = np.random.default_rng(int(seed)).normal(0.0, float(scale), N_FEATURES)
+    w = np.random.default_rng(int(seed)).normal(0.0, float(scale), OPP_OFFSET)
     mat = _BLOCKS["material"].slice
-    theta[mat] = table1_theta()[mat]
-    theta[TEMPO_INDEX] = 0.0
-    return theta
+    w[mat] = table1_theta()[mat]
+    return side_weights_theta(w)
 
 
 # ----------------------------------------------------------------------------- files

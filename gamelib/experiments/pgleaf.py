@@ -52,7 +52,8 @@ __all__ = ["PROFILES", "ALGORITHM_LABELS", "ALGORITHM_ABBREVIATIONS", "PAPER_TAB
            "MatchSettings", "Report", "train_config", "runs_of", "settings_of", "train",
            "trained_theta", "initial_theta", "match_settings", "play_matches",
            "training_frame", "round_robin_table", "curves", "plot_curves", "elo", "paper_table",
-           "paper_table_markdown", "claims", "run_experiment", "mirror_trap_study"]
+           "paper_table_markdown", "claims", "run_experiment", "MIRROR_TRAP_EVALUATIONS",
+           "mirror_trap_study"]
 
 #: Display names and the paper's abbreviations.
 ALGORITHM_LABELS = {"pgleaf": "PGLeaf", "reinforce": "REINFORCE", "tdleaf": "TDLeaf(λ)",
@@ -891,47 +892,59 @@ def claims(report: Report, sizes: Mapping[str, Any], alpha: float = 0.01):
 
 
 # ----------------------------------------------------------------------------- the mirror trap
+#: The evaluations of :func:`mirror_trap_study`: (tie_sides, learn_tempo) of
+#: :class:`~gamelib.learn.selfplay.LearnerSettings` -- the layout versions of
+#: :mod:`gamelib.evaluation.shogi` (1: one antisymmetric block; 2: and a tempo; 3: a weight per
+#: side and a tempo, the current one).
+MIRROR_TRAP_EVALUATIONS = {"antisymmetric": (True, False), "antisymmetric+tempo": (True, True),
+                           "two sides+tempo": (False, True)}
+
+
 def _mirror_trap_job(job):
-    algorithm, reward, replicate, learn_tempo, n_games, chunk, seed, sizes = job
+    algorithm, reward, replicate, evaluation, n_games, chunk, seed, sizes = job
+    tie, tempo = MIRROR_TRAP_EVALUATIONS[evaluation]
     run = RunSpec(algorithm, reward, replicate)
     settings = LearnerSettings(algorithm, reward, alpha=float(sizes["alpha"]), M=sizes["M"],
                                lam=float(sizes["lam"]), beta=float(sizes["beta"]),
-                               max_plies=sizes["max_plies"], learn_tempo=learn_tempo)
+                               max_plies=sizes["max_plies"], learn_tempo=tempo, tie_sides=tie)
     theta = initial_theta(seed, replicate)
     rows = []
     for first in range(0, n_games, chunk):
         theta, records = play_td_games(theta, settings, _game_seeds(seed, run, first, chunk))
         s = _stats_row(records, settings.max_plies)
+        half = ev.OPP_OFFSET
         rows.append({"algorithm": algorithm, "reward": reward, "replicate": replicate,
-                     "learn_tempo": learn_tempo, "games": first + chunk,
+                     "evaluation": evaluation, "games": first + chunk,
                      **{c: int(v) for c, v in zip(_STAT_COLUMNS, s)},
-                     "tempo_weight": float(theta[ev.TEMPO_INDEX])})
+                     "tempo_weight": float(theta[ev.TEMPO_INDEX]),
+                     "side_difference": float(np.abs(theta[:half] - theta[half:2 * half]).sum())})
     return rows
 
 
 def mirror_trap_study(n_games: int, seed: int = 0, *, algorithms=("td", "tdleaf"),
-                      reward: str = "mdp", replicates=(0,), chunk: int = 100,
+                      reward: str = "mdp", replicates=(0,), evaluations=None, chunk: int = 100,
                       workers: int | None = None, sizes: Mapping[str, Any] | None = None):
-    """TD(λ)/TDLeaf(λ) self-play with and without learning the tempo weight, side by side.
+    """TD(λ)/TDLeaf(λ) self-play under the evaluations of :data:`MIRROR_TRAP_EVALUATIONS`.
 
     Each run is the first ``n_games`` games of the experiment's run of the same algorithm,
-    reward and replicate (same initial θ, same game seeds): with ``learn_tempo=True`` exactly
-    what :func:`train` plays, with ``learn_tempo=False`` the evaluation without a side-to-move
-    term (the tempo weight stays 0), i.e. the runs before that feature existed.
+    reward and replicate (same initial θ, same game seeds); with the current evaluation
+    (``"two sides+tempo"``) exactly what :func:`train` plays.
 
     Returns
     -------
     pandas.DataFrame
-        One row per ``chunk`` games of every run: ``algorithm, reward, replicate, learn_tempo,
+        One row per ``chunk`` games of every run: ``algorithm, reward, replicate, evaluation,
         games`` (after the chunk), the counts of :func:`train`'s statistics (``sente_wins,
-        gote_wins, draws, plies, gote_moves, mirror_replies``), ``tempo_weight``, and the rates
-        ``sente_share`` (of all games) and ``mirror_rate`` (gote's moves that copied sente's).
+        gote_wins, draws, plies, gote_moves, mirror_replies``), ``tempo_weight``,
+        ``side_difference`` (Σ|θ_stm − θ_opp|), and the rates ``sente_share`` (of all games)
+        and ``mirror_rate`` (gote's moves that copied sente's).
     """
     import pandas as pd
 
     from gamelib.experiments.executor import map_ordered
 
     sizes = _check_sizes(PROFILES["paper"] if sizes is None else sizes)
+    evaluations = list(MIRROR_TRAP_EVALUATIONS) if evaluations is None else list(evaluations)
     for name, v in (("n_games", n_games), ("chunk", chunk)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ValueError(f"{name} must be a positive integer, got {v!r}")
@@ -942,8 +955,11 @@ def mirror_trap_study(n_games: int, seed: int = 0, *, algorithms=("td", "tdleaf"
         raise ValueError(f"algorithms must be TD learners ('td', 'tdleaf'), got {list(algorithms)!r}")
     if reward not in REWARDS:
         raise ValueError(f"unknown reward setting {reward!r}; valid: {', '.join(REWARDS)}")
-    jobs = [(a, reward, int(r), tempo, n_games, chunk, seed, sizes)
-            for r in replicates for a in algorithms for tempo in (False, True)]
+    bad = [e for e in evaluations if e not in MIRROR_TRAP_EVALUATIONS]
+    if bad or not evaluations:
+        raise ValueError(f"evaluations must be among {list(MIRROR_TRAP_EVALUATIONS)}, got {evaluations!r}")
+    jobs = [(a, reward, int(r), e, n_games, chunk, seed, sizes)
+            for r in replicates for a in algorithms for e in evaluations]
     rows = [row for part in map_ordered(_mirror_trap_job, jobs, workers=workers, chunksize=1)
             for row in part]
     frame = pd.DataFrame(rows)

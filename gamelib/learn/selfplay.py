@@ -305,10 +305,14 @@ class LearnerSettings:
         Enclosure bonus per gold/silver in the non-MDP setting (0.1).
     learn_tempo : bool
         Learn the weight of the side-to-move feature (``θ[ev.TEMPO_INDEX]``). False keeps it at
-        its initial value (0 from :func:`gamelib.evaluation.shogi.initial_theta`): with a zero
-        tempo weight the evaluation is exactly the one without that feature, so this is the
-        ablation that reproduces the runs made before the feature existed (the "mirror-position
-        trap" of the TD learners, chapter "PGLeaf").
+        its initial value (0 from :func:`gamelib.evaluation.shogi.initial_theta`).
+    tie_sides : bool
+        Keep the side to move's and the other side's weights equal (θ must start so, as
+        :func:`~gamelib.evaluation.shogi.initial_theta` does): the antisymmetric evaluation
+        ``w·(ψ_stm − ψ_opp)``, whose weight w takes the sum of the two halves' updates.
+        ``tie_sides=True, learn_tempo=False`` is the evaluation of layout version 1 (no tempo,
+        one antisymmetric block), ``tie_sides=True`` alone that of version 2 (and a tempo): the
+        ablations of the "mirror-position trap" of the TD learners (chapter "PGLeaf").
     """
 
     algorithm: str
@@ -324,6 +328,7 @@ class LearnerSettings:
     max_plies: int = R.DEFAULT_MAX_PLIES
     bonus: float = ENCLOSURE_BONUS
     learn_tempo: bool = True
+    tie_sides: bool = False
 
     def __post_init__(self):
         if self.algorithm not in ALGORITHMS:
@@ -344,9 +349,10 @@ class LearnerSettings:
         set_("qdepth", _integer(q, "qdepth", 0))
         set_("max_plies", _integer(self.max_plies, "max_plies", 1))
         set_("bonus", _number(self.bonus, "bonus", -math.inf))
-        if not isinstance(self.learn_tempo, (bool, np.bool_)):
-            raise ValueError(f"learn_tempo must be True or False, got {self.learn_tempo!r}")
-        set_("learn_tempo", bool(self.learn_tempo))
+        for name in ("learn_tempo", "tie_sides"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+            set_(name, bool(getattr(self, name)))
 
     @property
     def policy_gradient(self) -> bool:
@@ -447,10 +453,22 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
 
 
 @njit(cache=True)
+def _tie_sides(theta, before, half):
+    """θ_stm = θ_opp = w + Δ_stm + Δ_opp, with w = ``before[:half]`` the tied weights before an
+    update and Δ the halves' updates."""
+    for k in range(half):
+        w = theta[k] + theta[k + half] - before[k]
+        theta[k] = w
+        theta[k + half] = w
+
+
+@njit(cache=True)
 def _td_games(theta, start, kind, qdepth, temperature, max_plies, seeds, non_mdp, bonus, alpha,
-              lam, gamma, beta, frozen, vals, vptr, vidx, vval, ws, out, probs, buf, stats, mlogs):
+              lam, gamma, beta, frozen, tie, vals, vptr, vidx, vval, ws, out, probs, buf, stats,
+              mlogs):
     """Play ``len(seeds)`` games in turn, updating ``theta`` in place after each (TD(λ)); the
-    weight ``theta[frozen]`` is kept as it is (``frozen < 0``: none).
+    weight ``theta[frozen]`` is kept as it is (``frozen < 0``: none); ``tie > 0``: the first
+    ``tie`` weights and the next ``tie`` stay equal (:func:`_tie_sides`).
 
     ``stats[i] = [result, plies, moves of sente, moves of gote, reward of sente, reward of
     gote]``, ``mlogs[i, :plies]`` the moves; returns nothing.
@@ -459,6 +477,7 @@ def _td_games(theta, start, kind, qdepth, temperature, max_plies, seeds, non_mdp
     info = np.zeros(4, dtype=np.int64)
     rew = np.zeros(2)
     keep = theta[frozen] if frozen >= 0 else 0.0
+    before = theta[:tie].copy()
     for i in range(seeds.shape[0]):
         _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seeds[i], non_mdp,
                        bonus, False, g, vals, vptr, vidx, vval, ws, out, probs, buf, info, rew,
@@ -468,14 +487,22 @@ def _td_games(theta, start, kind, qdepth, temperature, max_plies, seeds, non_mdp
                           rew[side], lam, gamma, beta, alpha)
         if frozen >= 0:
             theta[frozen] = keep
+        if tie > 0:
+            _tie_sides(theta, before, tie)
+            before[:] = theta[:tie]
         for j in range(4):
             stats[i, j] = info[j]
         stats[i, 4] = rew[0]
         stats[i, 5] = rew[1]
 
 
-def _check_theta(theta) -> np.ndarray:
-    return ev.check_theta(theta)
+def _check_theta(theta, settings=None) -> np.ndarray:
+    theta = ev.check_theta(theta)
+    if settings is not None and settings.tie_sides and not np.array_equal(
+            theta[:ev.OPP_OFFSET], theta[ev.OPP_OFFSET:2 * ev.OPP_OFFSET]):
+        raise ValueError("tie_sides needs theta with equal halves (θ_stm = θ_opp), e.g. from "
+                         "gamelib.evaluation.shogi.initial_theta or side_weights_theta")
+    return theta
 
 
 def _check_seeds(seeds) -> np.ndarray:
@@ -505,7 +532,7 @@ def play_pg_games(theta, settings: LearnerSettings, seeds) -> list[GameRecord]:
     seeds : array of int
         One seed in [0, 2**32) per game.
     """
-    theta = _check_theta(theta)
+    theta = _check_theta(theta, settings)
     seeds = _check_seeds(seeds)
     vals, vptr, vidx, vval, ws, out, probs, buf = _buffers(settings)
     start = start_state(settings.max_plies, settings.qdepth)
@@ -533,7 +560,7 @@ def pg_update(theta, records, settings: LearnerSettings) -> np.ndarray:
     Each side is an agent with its own M episodes, baseline and estimator; both steps are added
     to the shared θ (:func:`gamelib.learn.policy_gradient.self_play_update`).
     """
-    theta = _check_theta(theta)
+    theta = _check_theta(theta, settings)
     if not records:
         raise ValueError("no games to learn from")
     agents = []
@@ -550,6 +577,8 @@ def pg_update(theta, records, settings: LearnerSettings) -> np.ndarray:
                            baseline=settings.baseline)
     if not settings.learn_tempo:
         new[ev.TEMPO_INDEX] = theta[ev.TEMPO_INDEX]
+    if settings.tie_sides:
+        _tie_sides(new, theta[:ev.OPP_OFFSET].copy(), ev.OPP_OFFSET)
     return new
 
 
@@ -563,7 +592,7 @@ def play_td_games(theta, settings: LearnerSettings, seeds) -> tuple[np.ndarray, 
     records : list of GameRecord
         The games (without g).
     """
-    theta = _check_theta(theta).copy()
+    theta = _check_theta(theta, settings).copy()
     seeds = _check_seeds(seeds)
     vals, vptr, vidx, vval, ws, out, probs, buf = _buffers(settings)
     start = start_state(settings.max_plies, settings.qdepth)
@@ -572,7 +601,8 @@ def play_td_games(theta, settings: LearnerSettings, seeds) -> tuple[np.ndarray, 
     _td_games(theta, start, ev.EVAL_LINEAR, settings.qdepth, settings.temperature,
               settings.max_plies, seeds, settings.reward == "non_mdp", settings.bonus,
               settings.alpha, settings.lam, settings.gamma, settings.beta,
-              -1 if settings.learn_tempo else ev.TEMPO_INDEX, vals, vptr, vidx,
+              -1 if settings.learn_tempo else ev.TEMPO_INDEX,
+              ev.OPP_OFFSET if settings.tie_sides else 0, vals, vptr, vidx,
               vval, ws, out, probs, buf, stats, mlogs)
     records = []
     for i in range(seeds.size):

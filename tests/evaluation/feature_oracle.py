@@ -128,11 +128,12 @@ def psi(pos: ms.Position, c: int) -> Counter:
 
 
 def phi(sfen: str) -> dict[str, int]:
-    """φ(s) = ψ_stm(s) - ψ_opp(s) by feature name (zero entries dropped), plus the tempo
-    feature, 1 for the side to move."""
+    """φ(s) = (ψ_stm(s), -ψ_opp(s), tempo 1) by feature name (zero entries dropped): the other
+    side's features carry the prefix ``opp_`` on their block name."""
     pos = ms.Position(sfen)
     stm = R.SENTE if sfen.split()[1] == "b" else R.GOTE
-    out = Counter(psi(pos, stm))
-    out.subtract(psi(pos, 1 - stm))
-    out["tempo: side to move"] += 1
+    out = dict(psi(pos, stm))
+    for name, count in psi(pos, 1 - stm).items():
+        out["opp_" + name] = -count
+    out["tempo: side to move"] = 1
     return {k: v for k, v in out.items() if v != 0}

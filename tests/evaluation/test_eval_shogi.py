@@ -1,5 +1,5 @@
 """Tests of gamelib.evaluation.shogi: layout, features against an independent oracle,
-antisymmetry of every block but the tempo one, evaluate == θ·φ, material-only engine, initial weights, parameter files."""
+the two sides' halves under the mirror, evaluate == θ·φ, material-only engine, initial weights, parameter files."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def sparse(s):
 def test_layout_blocks_are_contiguous_and_sized_as_documented():
     sizes = {b.name: b.size for b in E.LAYOUT}
     n_types, n_off = 10, 7 * 7 - 1  # P S G B R K +P +S +B +R; offsets with max(|dr|,|dc|) <= 3
-    assert sizes == {
+    side = {
         "material": 9 + 5,
         "piece_square": n_types * 25,
         "pair_own": math.comb(n_types, 2) * n_off + 9 * n_off // 2,  # no king-king; equal types halved
@@ -39,14 +39,18 @@ def test_layout_blocks_are_contiguous_and_sized_as_documented():
         "blocker": 4 * 4 * 2 * n_types,
         "mobility": 9 * 13,
         "king_mobility": 9,
-        "tempo": 1,
     }
+    assert sizes == {**side, **{f"opp_{k}": v for k, v in side.items()}, "tempo": 1}
+    assert list(sizes) == [*side, *(f"opp_{k}" for k in side), "tempo"]
     offset = 0
     for b in E.LAYOUT:
         assert b.offset == offset
         offset = b.stop
-    assert offset == E.N_FEATURES == 7887
+    assert E.OPP_OFFSET == sum(side.values()) == 7886
+    assert offset == E.N_FEATURES == 2 * 7886 + 1
     assert E.TEMPO_INDEX == E.block("tempo").offset == E.N_FEATURES - 1
+    for name in side:
+        assert E.block(f"opp_{name}").offset == E.block(name).offset + E.OPP_OFFSET
     assert E.block("pair_enemy").slice == slice(2640, 7440)
     with pytest.raises(ValueError, match="unknown feature block 'nope'"):
         E.block("nope")
@@ -57,7 +61,9 @@ def test_feature_names_are_unique_and_checked():
     assert len(set(names)) == E.N_FEATURES
     assert E.feature_name(0) == "material: P on the board"
     assert E.feature_name(13) == "material: R in hand"
-    assert E.feature_name(E.N_FEATURES - 2) == "king_mobility: own king with 8 moves"
+    assert E.feature_name(E.OPP_OFFSET - 1) == "king_mobility: own king with 8 moves"
+    assert E.feature_name(E.N_FEATURES - 2) == "opp_king_mobility: own king with 8 moves"
+    assert E.feature_name(E.opp_index(13)) == "opp_material: R in hand"
     assert E.feature_name(E.TEMPO_INDEX) == "tempo: side to move"
     for bad in (-1, E.N_FEATURES, 1.5, True):
         with pytest.raises(ValueError, match="feature index"):
@@ -73,29 +79,33 @@ def test_features_match_the_independent_oracle(positions):
 
 
 def test_features_of_hand_made_positions():
-    tempo = (np.array([E.TEMPO_INDEX]), np.array([1.0]))
-    # start position: both sides own the same things -> only the tempo feature
-    for got, want in zip(sparse(state(ms.START_SFEN)), tempo):
-        assert np.array_equal(got, want)
-    # only kings: sente's king on 5e sees 3 squares, gote's on 1a (its 5e) too: tempo only ...
-    for got, want in zip(sparse(state("4k/5/5/5/K4 w - 1")), tempo):
-        assert np.array_equal(got, want)
-    # ... but with a sente rook in hand the material entry appears with the count
-    got = {E.feature_name(int(k)): v for k, v in zip(*sparse(state("4k/5/5/5/K4 b R 1")))}
-    assert got == {"material: R in hand": 1.0, "tempo: side to move": 1.0}
+    # only kings: sente's king on 5e sees 3 squares, gote's on 1a (its 5e) too
+    got = {E.feature_name(int(k)): v for k, v in zip(*sparse(state("4k/5/5/5/K4 w - 1")))}
+    assert got == {"piece_square: own K on 5e": 1.0, "king_mobility: own king with 3 moves": 1.0,
+                   "opp_piece_square: own K on 5e": -1.0, "opp_king_mobility: own king with 3 moves": -1.0,
+                   "tempo: side to move": 1.0}
+    # with a sente rook in hand the material entry appears with the count
+    kings = {k.replace("opp_", ""): abs(v) for k, v in got.items()}
+    got = {E.feature_name(int(k)): v for k, v in zip(*sparse(state("4k/5/5/5/K4 b 2R 1")))}
+    assert got == {**kings, "opp_piece_square: own K on 5e": -1.0,
+                   "opp_king_mobility: own king with 3 moves": -1.0, "material: R in hand": 2.0}
     got = {E.feature_name(int(k)): v for k, v in zip(*sparse(state("4k/5/5/5/K4 w R 1")))}
-    assert got == {"material: R in hand": -1.0, "tempo: side to move": 1.0}
+    assert got["opp_material: R in hand"] == -1.0 and "material: R in hand" not in got
 
 
-def test_the_tempo_weight_is_the_value_of_a_mirror_position():
-    # 1. 2e4c 4a2c: the position is its own colour-swapped mirror
+def test_a_mirror_position_has_features_and_antisymmetric_weights_give_it_the_tempo():
+    # 1. 2e4c 4a2c: the position is its own colour-swapped mirror: φ = (ψ, -ψ, 1)
     pos = ms.Position()
     for usi in ("2e4c", "4a2c"):
         pos.push_usi(usi)
-    theta = np.random.default_rng(3).normal(0, 1, E.N_FEATURES)
-    idx, val = sparse(pos.state)
-    assert idx.tolist() == [E.TEMPO_INDEX] and val.tolist() == [1.0]
-    assert E.evaluate(pos.state, theta) == pytest.approx(theta[E.TEMPO_INDEX], abs=1e-12)
+    phi = E.dense_features(pos)
+    assert np.array_equal(phi, -E.swap_sides(phi) + 2 * (np.arange(E.N_FEATURES) == E.TEMPO_INDEX))
+    assert np.count_nonzero(phi) > 50
+    rng = np.random.default_rng(3)
+    theta = rng.normal(0, 1, E.N_FEATURES)
+    assert abs(E.evaluate(pos.state, theta) - theta[E.TEMPO_INDEX]) > 1e-3  # learnable
+    sym = E.side_weights_theta(theta[:E.OPP_OFFSET], tempo=0.25)
+    assert E.evaluate(pos.state, sym) == pytest.approx(0.25, abs=1e-12)
     # the tempo weight is worth the same to whichever side is to move
     s = state("3sk/5/2+R2/2b2/K4 b P 1")
     t = state("3sk/5/2+R2/2b2/K4 w P 1")
@@ -127,26 +137,31 @@ def test_mirror_sfen_helper():
     assert mirror_sfen("4k/1+r3/5/p4/K4 w 2Pb 7") == "4k/4P/5/3+R1/K4 w 2pB 7"
 
 
-def _split_tempo(idx, val):
-    """(indices, values) without the tempo entry, and the tempo value."""
-    assert idx[-1] == E.TEMPO_INDEX  # the last index: always present, worth 1
-    return idx[:-1], val[:-1], val[-1]
+def _swapped_negated(s):
+    """-swap_sides(φ(s)) with the tempo entry kept at +1: φ of the mirror (and of s with the
+    turn passed), as the module docstring states."""
+    phi = E.dense_features(s)
+    out = -E.swap_sides(phi)
+    out[E.TEMPO_INDEX] = phi[E.TEMPO_INDEX]
+    return out
 
 
-def test_phi_is_exactly_antisymmetric_but_for_the_tempo_feature(positions):
+def test_mirror_exchanges_the_sides_halves(positions):
     rng = np.random.default_rng(1)
     theta = rng.normal(0, 1, E.N_FEATURES)
+    sym = E.side_weights_theta(theta[:E.OPP_OFFSET], tempo=theta[E.TEMPO_INDEX])
     tempo = theta[E.TEMPO_INDEX]
     n_check = 0
     for sfen in positions:
         s, s_hat = state(sfen), mirror_state(sfen)
         n_check += core.in_check(s)
-        idx, val, t = _split_tempo(*sparse(s))
-        idx_hat, val_hat, t_hat = _split_tempo(*sparse(s_hat))
-        assert np.array_equal(idx, idx_hat) and np.array_equal(val, -val_hat), sfen
-        assert t == t_hat == 1.0
-        assert E.evaluate(s_hat, theta) - tempo == pytest.approx(-(E.evaluate(s, theta) - tempo), abs=1e-12)
-        assert E.evaluate_material(s_hat, theta) == pytest.approx(-E.evaluate_material(s, theta), abs=1e-12)
+        assert E.dense_features(s)[E.TEMPO_INDEX] == 1.0
+        assert np.array_equal(E.dense_features(s_hat), _swapped_negated(s)), sfen
+        # general θ: the mirror swaps the weights' roles; equal halves: antisymmetric but tempo
+        assert E.evaluate(s_hat, theta) == pytest.approx(
+            E.evaluate(s, E.swap_sides(theta) * -1) + 2 * tempo, abs=1e-9)
+        assert E.evaluate(s_hat, sym) - tempo == pytest.approx(-(E.evaluate(s, sym) - tempo), abs=1e-12)
+        assert E.evaluate_material(s_hat, sym) == pytest.approx(-E.evaluate_material(s, sym), abs=1e-12)
     assert n_check > 0  # positions in check were covered too
 
 
@@ -158,13 +173,12 @@ def test_phi_is_the_same_for_the_same_situation_seen_by_the_other_colour(positio
         assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]), sfen
 
 
-def test_passing_the_turn_negates_phi_but_for_the_tempo_feature(positions):
+def test_passing_the_turn_exchanges_the_halves(positions):
     for sfen in positions[::3]:
         s = state(sfen)
         t = s.copy()
         t[core.STM] = 1 - t[core.STM]
-        a, b = _split_tempo(*sparse(s)), _split_tempo(*sparse(t))
-        assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], -b[1]) and a[2] == b[2] == 1
+        assert np.array_equal(E.dense_features(t), _swapped_negated(s))
 
 
 # ----------------------------------------------------------------------------- evaluation
@@ -182,7 +196,7 @@ def test_evaluate_equals_theta_dot_features(positions):
 def test_material_only_is_the_material_block(positions):
     rng = np.random.default_rng(8)
     theta = rng.normal(0, 1, E.N_FEATURES)
-    mat = E.block("material").slice
+    mat = np.r_[E.block("material").slice, E.block("opp_material").slice]
     only_material = np.zeros(E.N_FEATURES)
     only_material[mat] = theta[mat]
     for sfen in positions:
@@ -213,11 +227,13 @@ def test_initial_theta_has_table1_values_and_small_seeded_noise():
         piece = name.split(": ")[1].split()[0]
         assert theta[k] == table1[piece], name
     assert theta[E.TEMPO_INDEX] == 0.0  # no side-to-move bonus at the start
+    assert np.array_equal(E.swap_sides(theta), theta)  # both sides alike: antisymmetric
+    theta = theta[:E.OPP_OFFSET]
     rest = theta[14:]
     assert np.all(np.abs(rest) < 1e-3) and 0.8e-4 < rest.std() < 1.2e-4
-    assert np.array_equal(theta, E.initial_theta(seed=5))
+    assert np.array_equal(theta, E.initial_theta(seed=5)[:E.OPP_OFFSET])
     assert not np.array_equal(rest, E.initial_theta(seed=6)[14:])
-    assert np.all(E.initial_theta(seed=5, scale=0.0)[14:] == 0)
+    assert np.all(E.initial_theta(seed=5, scale=0.0)[14:E.OPP_OFFSET] == 0)
     with pytest.raises(ValueError, match="seed"):
         E.initial_theta(seed=1.5)
     with pytest.raises(ValueError, match="scale"):
@@ -226,7 +242,7 @@ def test_initial_theta_has_table1_values_and_small_seeded_noise():
 
 def test_check_theta():
     assert E.check_theta(np.zeros(E.N_FEATURES, dtype=np.float32)).dtype == np.float64
-    with pytest.raises(ValueError, match="vector of 7887 parameters"):
+    with pytest.raises(ValueError, match="vector of 15773 parameters"):
         E.check_theta(np.zeros(10))
     with pytest.raises(ValueError, match="non-finite"):
         E.check_theta(np.full(E.N_FEATURES, np.nan))
@@ -251,11 +267,13 @@ def _write_npz(path, **arrays):
     [
         ({"theta": np.zeros(E.N_FEATURES), "layout": np.array("othello-mlp"), "version": np.array(E.FORMAT_VERSION)},
          "layout 'othello-mlp', expected 'minishogi-pgleaf-linear'"),
-        # version 1: the layout before the tempo feature (7,886 parameters)
+        # versions 1 and 2: the layouts before the two sides' weights (7,886 and 7,887 parameters)
         ({"theta": np.zeros(7886), "layout": np.array(E.LAYOUT_NAME), "version": np.array(1)},
-         "layout version 1, expected 2"),
+         "layout version 1, expected 3"),
+        ({"theta": np.zeros(7887), "layout": np.array(E.LAYOUT_NAME), "version": np.array(2)},
+         "layout version 2, expected 3"),
         ({"theta": np.zeros(8033), "layout": np.array(E.LAYOUT_NAME), "version": np.array(E.FORMAT_VERSION)},
-         "vector of 7887 parameters"),
+         "vector of 15773 parameters"),
         ({"theta": np.full(E.N_FEATURES, np.inf), "layout": np.array(E.LAYOUT_NAME), "version": np.array(E.FORMAT_VERSION)},
          "non-finite"),
         ({"theta": np.zeros(E.N_FEATURES)}, "missing layout, version"),
@@ -314,3 +332,22 @@ def test_mirror_agrees_with_the_sfen_construction(positions):
         assert np.array_equal(s_hat[:core.KING_SQ + 2], ref[:core.KING_SQ + 2]), sfen
     with pytest.raises(ValueError, match="Position or core state"):
         E.mirror("rbsgk/4p/5/P4/KGSBR b - 1")
+
+
+def test_side_helpers():
+    k = E.material_index("P")
+    assert E.opp_index(k) == k + E.OPP_OFFSET
+    for bad in (-1, E.OPP_OFFSET, E.TEMPO_INDEX, 1.0):
+        with pytest.raises(ValueError, match="side-to-move feature index"):
+            E.opp_index(bad)
+    v = np.arange(E.N_FEATURES, dtype=float)
+    w = E.swap_sides(v)
+    assert w[0] == E.OPP_OFFSET and w[E.OPP_OFFSET] == 0 and w[E.TEMPO_INDEX] == E.TEMPO_INDEX
+    assert np.array_equal(E.swap_sides(w), v)
+    theta = E.side_weights_theta(np.ones(E.OPP_OFFSET), tempo=0.5)
+    assert theta.shape == (E.N_FEATURES,) and theta[E.TEMPO_INDEX] == 0.5
+    assert np.array_equal(E.swap_sides(theta), theta)
+    with pytest.raises(ValueError, match="side weights"):
+        E.side_weights_theta(np.ones(E.N_FEATURES))
+    with pytest.raises(ValueError, match="vector of"):
+        E.swap_sides(np.ones(3))

@@ -154,3 +154,26 @@ def test_learn_tempo_false_keeps_the_tempo_weight(theta, algorithm):
         np.testing.assert_array_equal(out[False][mask], out[True][mask])
     with pytest.raises(ValueError, match="learn_tempo"):
         sp.LearnerSettings("td", learn_tempo="no")
+
+
+@pytest.mark.parametrize("algorithm", ["tdleaf", "pgleaf"])
+def test_tie_sides_keeps_the_evaluation_antisymmetric(algorithm):
+    start = ev.initial_theta(4, 0.01)          # equal halves
+    half = ev.OPP_OFFSET
+    out = {}
+    for tie in (False, True):
+        settings = sp.LearnerSettings(algorithm, max_plies=60, tie_sides=tie)
+        if settings.policy_gradient:     # seeds 1-8: sente wins one game (rewards must vary)
+            out[tie] = sp.pg_update(start, sp.play_pg_games(start, settings, range(1, 9)), settings)
+        else:
+            out[tie] = sp.play_td_games(start, settings, [1, 2, 3])[0]
+    assert np.array_equal(out[True][:half], out[True][half:2 * half])
+    assert not np.array_equal(out[False][:half], out[False][half:2 * half])
+    if algorithm == "pgleaf":
+        # the tied weight takes the sum of the two halves' steps
+        step = out[False] - start
+        np.testing.assert_allclose(out[True][:half] - start[:half], step[:half] + step[half:2 * half],
+                                   rtol=1e-12, atol=1e-15)
+    with pytest.raises(ValueError, match="equal halves"):
+        sp.play_td_games(start + np.arange(ev.N_FEATURES) * 1e-9,
+                         sp.LearnerSettings("td", max_plies=60, tie_sides=True), [1])
