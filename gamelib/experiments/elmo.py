@@ -43,7 +43,7 @@ from gamelib.learn import elmo_train as L
 from gamelib.learn import teacher as T
 
 __all__ = ["PROFILES", "teacher_settings", "loss_names", "label", "split_games", "initial_theta", "Report",
-           "run_experiment", "match_frame", "plot_curves", "verdict"]
+           "run_experiment", "match_frame", "plot_curves", "verdict", "verdict_text"]
 
 PROFILES = {
     "quick": {"n_games": 160, "games_per_batch": 40, "node_budget": 1000, "opening_plies": 4,
@@ -293,6 +293,59 @@ def verdict(report: Report) -> dict:
     return out
 
 
+def verdict_text(report: Report, alpha: float = 0.01) -> str:
+    """The answer to "which λ wins", in Markdown, from the run's own numbers: the held-out
+    cross-entropy of the results at the end and at its best, the over-fitting of each loss, and
+    the matches with their 95 % intervals (sign tests at ``alpha``)."""
+    curves, final, m = report.curves, report.final.set_index("loss"), report.matches
+    start = float(curves[curves.epoch == 0].test_result_xent.iloc[0])
+    end_epoch = float(curves.epoch.max())
+    order = final.test_result_xent.sort_values()
+    best_any = final.best_test_result_xent.idxmin()
+    lines = [f"**Held-out cross-entropy of the results** (the initial evaluation: {start:.4f}; "
+             f"after {end_epoch:g} epochs, lowest first): "
+             + ", ".join(f"{label(n)} {v:.4f}" for n, v in order.items()) + "."]
+    gain = start - order.iloc[0]
+    spread = order.iloc[-1] - order.iloc[0]
+    lines.append(f"The best loss gains {gain:.4f} over the initial evaluation; the five losses end "
+                 f"within {spread:.4f} of each other.")
+    overfit = [(n, final.test_result_xent[n] - final.best_test_result_xent[n],
+                final.best_epoch[n]) for n in final.index]
+    rising = [f"{label(n)} (best {final.best_test_result_xent[n]:.4f} at epoch {e:g}, "
+              f"+{d:.4f} since)" for n, d, e in overfit if d > 0.001]
+    lines.append(f"The lowest point of any curve: {label(best_any)}, "
+                 f"{final.best_test_result_xent[best_any]:.4f} at epoch "
+                 f"{final.best_epoch[best_any]:g}. "
+                 + ("Over-fitting (held-out loss rising by more than 0.001 after its best): "
+                    + "; ".join(rising) + "." if rising else
+                    "No curve rises by more than 0.001 after its best point."))
+    parts = []
+    for opp in ("initial", "reference"):
+        sel = m[(m.opponent == opp) & (m.player != "initial")]
+        if sel.empty:
+            continue
+        best = sel.loc[sel.win_rate.idxmax()]
+        separated = [label(r.player) for r in sel.itertuples() if r.player != best.player
+                     and r.high < best.low]
+        significant = [label(r.player) for r in sel.itertuples() if r.p_two_sided < alpha]
+        parts.append(f"against the {opp} evaluation the win rates are "
+                     + ", ".join(f"{label(r.player)} {100 * r.win_rate:.0f} % "
+                                 f"[{100 * r.low:.0f}, {100 * r.high:.0f}]"
+                                 for r in sel.itertuples())
+                     + f" ({int(best.games)} games each); the best, {label(best.player)}, is "
+                     + (f"separated by the 95 % intervals from {', '.join(separated)}"
+                        if separated else "not separated from any other by the 95 % intervals")
+                     + "; different from 50 % at the 1 % level: "
+                     + (", ".join(significant) if significant else "none"))
+    base = m[(m.player == "initial") & (m.opponent == "reference")]
+    if not base.empty:
+        b = base.iloc[0]
+        parts.append(f"the initial evaluation scores {100 * b.win_rate:.0f} % "
+                     f"[{100 * b.low:.0f}, {100 * b.high:.0f}] against the reference")
+    lines.append("**Matches**: " + "; ".join(parts) + ".")
+    return "\n\n".join(lines) + "\n"
+
+
 def _write_report(out: Path, report: Report, sizes, seed, profile) -> None:
     import matplotlib
     import matplotlib.pyplot as plt
@@ -308,6 +361,7 @@ def _write_report(out: Path, report: Report, sizes, seed, profile) -> None:
     csv(report.matches, "matches.csv")
     atomic_write_json(out / "teacher_summary.json", report.teacher)
     atomic_write_json(out / "verdict.json", verdict(report))
+    atomic_write_text(out / "verdict.md", verdict_text(report))
     (out / "theta").mkdir(exist_ok=True)
     for name, theta in report.thetas.items():
         ev.save_theta(out / "theta" / f"{name}.npz", theta)

@@ -19,7 +19,8 @@ def test_cli_runs_resumes_and_reports(tmp_path, capsys):
     assert main(["elmo", "--out", str(out), "--workers", "1", "--no-progress", *TINY]) == 0
     text = capsys.readouterr().out
     assert "K =" in text and "verdict" in text
-    for name in ("curves.csv", "final.csv", "matches.csv", "teacher_summary.json", "verdict.json",
+    assert "Held-out cross-entropy" in (out / "verdict.md").read_text()
+    for name in ("curves.csv", "final.csv", "matches.csv", "teacher_summary.json", "verdict.json", "verdict.md",
                  "curves.png", "provenance.json", "teacher.npz", "theta/apery.npz",
                  "theta/elmo_0.33.npz", "theta/initial.npz"):
         assert (out / name).exists(), name
