@@ -60,7 +60,8 @@ from gamelib.learn.td import DEFAULT_BETA, add_td_lambda
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import parse_sfen, usi_to_move
-from gamelib.search import new_leaves_buffers, new_workspace, root_leaves_into
+from gamelib.search import (leaf_features_into, new_leaves_buffers, new_workspace,
+                            root_leaves_into, root_scores_into)
 
 __all__ = ["REWARDS", "ALGORITHMS", "ENCLOSURE_BONUS", "LearnerSettings", "GameRecord",
            "enclosure_bonus", "enclosure_bonus_usi", "game_rewards", "mirror_replies", "play_pg_games",
@@ -426,7 +427,10 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
         r = core.game_result(s, buf, 0, max_plies)
         if r != core.RESULT_NONE:
             break
-        n = root_leaves_into(s, theta, kind, 1, qdepth, max_plies, ws, out)
+        if pg_mode:   # every leaf's features (eq. 7)
+            n = root_leaves_into(s, theta, kind, 1, qdepth, max_plies, ws, out)
+        else:         # only the chosen leaf's
+            n = root_scores_into(s, theta, kind, 1, qdepth, max_plies, ws, out)
         softmax_into(scores, n, temperature, probs)
         k = sample_from(probs, n, np.random.random())
         side = s[core.STM]
@@ -435,11 +439,7 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
         else:
             c = cnt[side]
             vals[side, c] = scores[k]
-            z = nnz[side]
-            for j in range(ptr[k], ptr[k + 1]):
-                vidx[side, z] = idx[j]
-                vval[side, z] = val[j]
-                z += 1
+            z = nnz[side] + leaf_features_into(s, k, out, vidx[side], vval[side], nnz[side])
             nnz[side] = z
             vptr[side, c + 1] = z
         cnt[side] += 1

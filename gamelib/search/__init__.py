@@ -6,7 +6,8 @@
 * :func:`root_leaves` -- for every legal root move ``a``, ``evl(s, a; θ)`` and the features of
   the principal leaf of its search (the PGLeaf paper's eq. 5; the learning setting "1 ply full
   width + 4 plies of quiescence" is ``depth=1, qdepth=4``), and :func:`root_leaves_into`, the
-  same in nopython code for the learners' loops.
+  same in nopython code for the learners' loops (:func:`root_scores_into` and
+  :func:`leaf_features_into`: the same in two steps, the features only of the leaves needed).
 * :mod:`gamelib.search.core` -- the numba core (algorithm notes in its docstring).
 
 Scores are in the evaluation's units (a pawn = 0.02) from the side to move's view; beyond
@@ -15,7 +16,8 @@ Scores are in the evaluation's units (a pawn = 0.02) from the side to move's vie
 
 from .core import LEAF_CAP, LEAF_MATED, LEAF_REPETITION, LEAF_STATIC, MATE, MATE_BOUND, MAX_PLY, new_workspace
 from .iterative import DEFAULT_TT_BITS, SearchResult, StopSignal, mate_plies, principal_leaf, search
-from .leaves import RootLeaves, new_leaves_buffers, root_leaves, root_leaves_into
+from .leaves import (RootLeaves, leaf_features_into, new_leaves_buffers, root_leaves, root_leaves_into,
+                     root_scores_into)
 
 __all__ = [
     "MATE",
@@ -34,6 +36,8 @@ __all__ = [
     "RootLeaves",
     "root_leaves",
     "root_leaves_into",
+    "root_scores_into",
+    "leaf_features_into",
     "new_leaves_buffers",
     "new_workspace",
 ]

@@ -22,7 +22,9 @@ TD(λ) use it). It returns
 
 The features are in compressed sparse rows: row ``k`` is
 ``leaf_idx[leaf_ptr[k]:leaf_ptr[k+1]]``, ``leaf_val[...]``. :func:`root_leaves_into` is the same
-in nopython code for the learners' loops (buffers from :func:`new_leaves_buffers`).
+in nopython code for the learners' loops (buffers from :func:`new_leaves_buffers`);
+:func:`root_scores_into` and :func:`leaf_features_into` split it for learners that need the
+features of one leaf only (the TD learners: the chosen move's).
 """
 
 from __future__ import annotations
@@ -38,14 +40,15 @@ from gamelib.minishogi import core as mc
 from . import core as sc
 from .state import as_search_state, check_eval_args, thread_workspace
 
-__all__ = ["RootLeaves", "root_leaves", "root_leaves_into", "new_leaves_buffers"]
+__all__ = ["RootLeaves", "root_leaves", "root_leaves_into", "root_scores_into", "leaf_features_into",
+           "new_leaves_buffers"]
 
 _NO_BUDGET = np.int64(1) << 62
 
 
 def new_leaves_buffers():
     """Output buffers of :func:`root_leaves_into`: ``(moves, scores, leaf_kind, leaf_ptr,
-    leaf_idx, leaf_val, fidx, fval)`` sized for any position (``MAX_MOVES`` moves)."""
+    leaf_idx, leaf_val, fidx, fval, lines)`` sized for any position (``MAX_MOVES`` moves)."""
     n = mc.MAX_MOVES
     return (
         np.zeros(n, dtype=np.int32),
@@ -56,7 +59,63 @@ def new_leaves_buffers():
         np.zeros(n * MAX_ACTIVE, dtype=np.float64),
         np.zeros(MAX_ACTIVE, dtype=np.int32),
         np.zeros(MAX_ACTIVE, dtype=np.float64),
+        np.zeros((n, sc.MAX_PLY + 1), dtype=np.int32),
     )
+
+
+@njit(cache=True)
+def root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out):
+    """:func:`root_leaves_into` without the features: fills ``moves[:n]``, ``scores[:n]``,
+    ``leaf_kind[:n]`` and each move's principal line (``lines[k, 0]`` plies after the move,
+    then the moves), returns ``n``; :func:`leaf_features_into` then gives the features of the
+    leaves one needs (a TD learner: only the chosen move's). Same arguments as
+    :func:`root_leaves_into`; the scores and lines are exactly its."""
+    mv, ordk, pv, ctl, tt, tts = ws
+    moves, scores, leaf_kind, lines = out[0], out[1], out[2], out[8]
+    # the recursive search must always see the same array types (C-contiguous): numba's
+    # cache of a recursive function compiled for two signatures crashes when loaded
+    s = np.ascontiguousarray(s)
+    theta = np.ascontiguousarray(theta)
+    if depth < 1 or qdepth < 0 or depth + qdepth >= sc.MAX_PLY:
+        raise ValueError("root_leaves_into: need depth >= 1, qdepth >= 0 and depth + qdepth < MAX_PLY")
+    if s.shape[0] < mc.HIST + mc.HIST_STRIDE * (s[mc.PLY] + depth + qdepth + 2):
+        raise ValueError("root_leaves_into: the state's history is too short for the search")
+    sc.setup(s, ctl, tt, _NO_BUDGET, qdepth, kind, False, True, True, 0, max_plies)
+    n = mc.gen_moves(s, mv, 0, False)
+    for k in range(n):
+        moves[k] = mv[k]
+    for k in range(n):
+        m = np.int64(moves[k])
+        scores[k] = sc.search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, 0.0, m, -sc.INF, sc.INF, depth)
+        leaf_kind[k] = ctl[sc.C_LEAF + 1]
+        plen = ctl[sc.C_PVLEN + 1]
+        lines[k, 0] = plen
+        for j in range(plen):
+            lines[k, j + 1] = pv[1, j]
+    return n
+
+
+@njit(cache=True)
+def leaf_features_into(s, k, out, idx, val, start):
+    """Write the features of root move ``k``'s principal leaf, from the root side to move's view,
+    into ``idx[start:]``/``val[start:]`` after :func:`root_scores_into` filled ``out``; returns
+    their number (0 for a leaf that ends the game). ``s`` (the root) is restored."""
+    moves, leaf_kind, fidx, fval, lines = out[0], out[2], out[6], out[7], out[8]
+    if leaf_kind[k] != sc.LEAF_STATIC:
+        return 0
+    root_side = s[mc.STM]
+    plen = lines[k, 0]
+    mc.make_move(s, np.int64(moves[k]))
+    for j in range(plen):
+        mc.make_move(s, np.int64(lines[k, j + 1]))
+    nf = features(s, fidx, fval)
+    sign = 1.0 if s[mc.STM] == root_side else -1.0
+    for j in range(plen + 1):
+        mc.unmake_move(s)
+    for j in range(nf):
+        idx[start + j] = fidx[j]
+        val[start + j] = sign * fval[j]
+    return nf
 
 
 @njit(cache=True)
@@ -80,44 +139,16 @@ def root_leaves_into(s, theta, kind, depth, qdepth, max_plies, ws, out):
         A workspace from :func:`gamelib.search.core.new_workspace` (any TT size).
     out : tuple
         Buffers from :func:`new_leaves_buffers`; ``moves[:n]``, ``scores[:n]``,
-        ``leaf_kind[:n]``, ``leaf_ptr[:n+1]``, ``leaf_idx/leaf_val[:leaf_ptr[n]]`` are written.
+        ``leaf_kind[:n]``, ``leaf_ptr[:n+1]``, ``leaf_idx/leaf_val[:leaf_ptr[n]]`` (and the
+        principal lines, see :func:`root_scores_into`) are written.
     """
-    mv, ordk, pv, ctl, tt, tts = ws
-    moves, scores, leaf_kind, leaf_ptr, leaf_idx, leaf_val, fidx, fval = out
-    # the recursive search must always see the same array types (C-contiguous): numba's
-    # cache of a recursive function compiled for two signatures crashes when loaded
+    leaf_ptr, leaf_idx, leaf_val = out[3], out[4], out[5]
     s = np.ascontiguousarray(s)
-    theta = np.ascontiguousarray(theta)
-    if depth < 1 or qdepth < 0 or depth + qdepth >= sc.MAX_PLY:
-        raise ValueError("root_leaves_into: need depth >= 1, qdepth >= 0 and depth + qdepth < MAX_PLY")
-    if s.shape[0] < mc.HIST + mc.HIST_STRIDE * (s[mc.PLY] + depth + qdepth + 2):
-        raise ValueError("root_leaves_into: the state's history is too short for the search")
-    sc.setup(s, ctl, tt, _NO_BUDGET, qdepth, kind, False, True, True, 0, max_plies)
-    n = mc.gen_moves(s, mv, 0, False)
-    root_side = s[mc.STM]
+    n = root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out)
     leaf_ptr[0] = 0
     nnz = 0
     for k in range(n):
-        moves[k] = mv[k]
-    for k in range(n):
-        m = np.int64(moves[k])
-        v = sc.search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, 0.0, m, -sc.INF, sc.INF, depth)
-        scores[k] = v
-        lk = ctl[sc.C_LEAF + 1]
-        leaf_kind[k] = lk
-        if lk == sc.LEAF_STATIC:
-            plen = ctl[sc.C_PVLEN + 1]
-            mc.make_move(s, m)
-            for j in range(plen):
-                mc.make_move(s, np.int64(pv[1, j]))
-            nf = features(s, fidx, fval)
-            sign = 1.0 if s[mc.STM] == root_side else -1.0
-            for j in range(plen + 1):
-                mc.unmake_move(s)
-            for j in range(nf):
-                leaf_idx[nnz] = fidx[j]
-                leaf_val[nnz] = sign * fval[j]
-                nnz += 1
+        nnz += leaf_features_into(s, k, out, leaf_idx, leaf_val, nnz)
         leaf_ptr[k + 1] = nnz
     return n
 

@@ -138,3 +138,26 @@ def test_game_length_cap(positions, theta):
         assert rl.scores[k] == (0.0 if rl.leaf_kind[k] == LEAF_CAP else MATE - 1)
     exact = O.root_values(s.copy(), theta, LIN, 2, 2, max_plies=cap)
     assert [exact[int(m)] for m in rl.moves] == list(rl.scores)
+
+
+def test_scores_then_one_leaf_equal_root_leaves():
+    from gamelib.search import leaf_features_into, new_leaves_buffers, new_workspace, root_scores_into
+
+    theta = ev.initial_theta(2, 0.01)
+    pos = Position()
+    for usi in ("2e4c", "4a2c", "4e3d"):
+        pos.push_usi(usi)
+    full = root_leaves(pos, theta, ev.EVAL_LINEAR, 1, 4)
+    s = pos.state.copy()
+    before = s.copy()
+    out = new_leaves_buffers()
+    n = root_scores_into(s, theta, ev.EVAL_LINEAR, 1, 4, 0, new_workspace(0), out)
+    assert n == len(full) and np.array_equal(out[1][:n], full.scores)
+    idx = np.zeros(ev.MAX_ACTIVE, dtype=np.int64)
+    val = np.zeros(ev.MAX_ACTIVE)
+    for k in range(n):
+        m = leaf_features_into(s, k, out, idx, val, 0)
+        a, b = full.leaf_ptr[k], full.leaf_ptr[k + 1]
+        assert np.array_equal(idx[:m], full.leaf_idx[a:b]) and np.array_equal(val[:m], full.leaf_val[a:b])
+    used = mc.HIST + mc.HIST_STRIDE * (int(before[mc.PLY]) + 1)  # beyond: the search's scratch
+    assert np.array_equal(s[:used], before[:used])
