@@ -420,7 +420,7 @@ def _cache_job(job):
 
 
 def search_positions(theta, positions: RecordPositions, ids=None, settings=SearchSettings(), *,
-                     chunk_size: int = 256, map_fn: Callable | None = None) -> LeafCache:
+                     chunk_size: int = 64, map_fn: Callable | None = None) -> LeafCache:
     """Search every legal move of positions ``ids`` (default all; sorted and deduplicated) with
     the evaluation ``theta``; the :class:`LeafCache` of the results."""
     ids = np.arange(len(positions)) if ids is None else _check_ids(positions, ids)
@@ -447,7 +447,7 @@ def _sum_job(job):
 
 def chunk_sums(theta, positions: RecordPositions, ids, settings=SearchSettings(), *,
                want_grad: bool = True, slope: float = SLOPE, window: float | None = None,
-               chunk_size: int = 256, map_fn: Callable | None = None) -> tuple:
+               chunk_size: int = 64, map_fn: Callable | None = None) -> tuple:
     """Search positions ``ids`` with ``theta`` and return ``(J, gradient or None, agreements,
     n)`` summed over them, chunk by chunk without storing the leaves."""
     ids = _check_ids(positions, ids)
@@ -465,7 +465,7 @@ def chunk_sums(theta, positions: RecordPositions, ids, settings=SearchSettings()
 
 
 def evaluate(theta, positions: RecordPositions, ids=None, settings=SearchSettings(), *,
-             slope: float = SLOPE, window: float | None = None, chunk_size: int = 256,
+             slope: float = SLOPE, window: float | None = None, chunk_size: int = 64,
              map_fn: Callable | None = None) -> dict:
     """``{"J_per_position", "agreement", "n_positions"}`` of ``theta`` on positions ``ids``
     (default all), after a fresh search."""
@@ -495,8 +495,8 @@ class LearnerSettings:
         evaluation units (sign steps).
     update : {"gradient", "sign"}
     constraint : {"material", "hand", "none"}
-        Keep the sum of the 14 material weights (board and hand) fixed, or of the 5 hand
-        weights only (Bonanza's), or nothing.
+        Keep the sum of the material weights (board and hand, both halves of the layout)
+        fixed, or of the hand weights only (Bonanza's), or nothing.
     l1_weight : float
         w₁ of eq. (11), per training position (the objective is J/N + w₁ Σ_R |v_i|), on every
         weight outside the constraint.
@@ -517,7 +517,7 @@ class LearnerSettings:
     l1_step: str = "subgradient"
     window: float | None = None
     search: SearchSettings = SearchSettings()
-    chunk_size: int = 256
+    chunk_size: int = 64
 
     def __post_init__(self):
         if self.batch_size is not None:
@@ -557,12 +557,14 @@ class LearnerSettings:
 
 
 def material_indices(which: str = "material") -> np.ndarray:
-    """Indices of the piece-value weights: the 14 material weights, or the 5 hand weights."""
-    block = E.block("material")
-    idx = np.arange(block.offset, block.stop)
+    """Indices of the piece-value weights: the material weights (board and hand) of both halves
+    of the layout (the side to move's block ``material`` and the other side's ``opp_material``),
+    or their hand weights only (``which="hand"``)."""
+    blocks = [E.block(name) for name in ("material", "opp_material")]
     if which == "hand":
-        idx = np.array([E.material_index(p, in_hand=True) for p in "PSGBR"])
-    return idx
+        own = np.array([E.material_index(p, in_hand=True) for p in "PSGBR"])
+        return np.concatenate([own + b.offset - blocks[0].offset for b in blocks])
+    return np.concatenate([np.arange(b.offset, b.stop) for b in blocks])
 
 
 def constraint_of(settings: LearnerSettings, theta0) -> bz.PieceValueConstraint | None:
@@ -639,10 +641,18 @@ def learn_steps(theta, positions: RecordPositions, train_ids, settings: LearnerS
     return v, {"positions_searched": searched, "J_batch": j_sum}
 
 
-def material_table(thetas: dict) -> "object":
-    """The 14 material weights of several parameter vectors, in pawns (value / 0.02)."""
+def material_table(thetas: dict, half: str = "mean") -> "object":
+    """The 14 material weights (board, hand) of several parameter vectors, in pawns (value /
+    0.02): of the side to move's half (``half="stm"``), of the other side's (``"opp"``), or
+    their mean (the value of the piece whoever is to move)."""
     import pandas as pd
 
-    names = [E.feature_name(i).split(": ")[1] for i in material_indices()]
-    idx = material_indices()
-    return pd.DataFrame({k: np.asarray(v)[idx] / 0.02 for k, v in thetas.items()}, index=names)
+    own = E.block("material")
+    opp = E.block("opp_material")
+    names = [E.feature_name(i).split(": ")[1] for i in range(own.offset, own.stop)]
+    pick = {"stm": lambda v: v[own.slice], "opp": lambda v: v[opp.slice],
+            "mean": lambda v: 0.5 * (v[own.slice] + v[opp.slice])}
+    if half not in pick:
+        raise ValueError(f"unknown half {half!r}; use 'stm', 'opp' or 'mean'")
+    return pd.DataFrame({k: pick[half](np.asarray(v)) / 0.02 for k, v in thetas.items()},
+                        index=names)
