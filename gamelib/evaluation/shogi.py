@@ -311,18 +311,15 @@ _ZERO_THETA = np.zeros(N_FEATURES)
 # ----------------------------------------------------------------------------- the feature scan
 @njit(cache=True, inline="always")
 def _add(k, x, theta, idx, val, n, v):
-    """Evaluation sink: v += x θ[k], the entries of ψ_opp (x < 0) at their copy k + OPP_OFFSET."""
-    if x < 0.0:
-        k += OPP_OFFSET
-    return n, v + x * theta[k]
+    """Evaluation sink: v += x θ[k], the entries of ψ_opp (x < 0) at their copy k + OPP_OFFSET
+    (branch-free: the owner of successive entries is unpredictable)."""
+    return n, v + x * theta[k + OPP_OFFSET * np.int64(x < 0.0)]
 
 
 @njit(cache=True, inline="always")
 def _put(k, x, theta, idx, val, n, v):
     """Feature sink: append the entry (k, x), the entries of ψ_opp (x < 0) at k + OPP_OFFSET."""
-    if x < 0.0:
-        k += OPP_OFFSET
-    idx[n] = k
+    idx[n] = k + OPP_OFFSET * np.int64(x < 0.0)
     val[n] = x
     return n + 1, v
 

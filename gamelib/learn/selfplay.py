@@ -37,6 +37,10 @@ TD(λ)         the position right after  TD(λ) over the positions after the age
               a (no search)
 ============  ========================  =======================================================
 
+The TD learners need the features of the chosen move's leaf only: they search every move with
+:func:`~gamelib.search.root_scores_into` and take that one leaf's features with
+:func:`~gamelib.search.leaf_features_into` (the same numbers as :func:`root_leaves_into`).
+
 "No search" is ``depth=1, qdepth=0`` for :func:`~gamelib.search.root_leaves_into`: the static
 evaluation of the position after the move, without quiescence -- the paper's REINFORCE and TD(λ)
 differ from PGLeaf and TDLeaf(λ) exactly by the missing search. A game ends by the rules (no legal
