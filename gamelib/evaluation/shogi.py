@@ -43,7 +43,7 @@ for every θ. In self-play, TD(λ) and TDLeaf(λ) taught gote to copy sente's mo
 only changes the values of the positions it reaches, and the mirror reply's value could not
 move at all. A constant tempo feature alone (layout version 2, 7,887 parameters)
 does not help: it is the same for every reply of a side, so it cannot change which
-reply is preferred (its weight grew to about 1.2, the runs collapsed as before). With a weight
+reply is preferred (its weight grew to 0.6-1.3, the runs collapsed as before). With a weight
 per side, a mirror position has its features (:math:`\\phi(s) = (\\psi, -\\psi, 1)`), its value is
 learned like any other, and in our runs TDLeaf(λ) no longer collapses (TD(λ) without search
 still can; the chapter shows both).
