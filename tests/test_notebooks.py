@@ -37,3 +37,27 @@ def test_notebook_rejects_bad_parameters(bad, message, tmp_path: Path):
         nb.run(name, tmp_path / "bad.ipynb", {**bad, "output_dir": str(tmp_path / "out")})
     assert message in str(err.value)
     assert not any((tmp_path / "out").glob("*")), "a rejected run must not write results"
+
+
+def _stored_output_texts(path: Path):
+    """Yield (cell index, text) for every stored output of a notebook file."""
+    import json
+
+    cells = json.loads(path.read_text())["cells"]
+    for index, cell in enumerate(cells):
+        for output in cell.get("outputs", []):
+            texts = [output.get("text", "")]
+            texts += [value for key, value in output.get("data", {}).items()
+                      if key.startswith("text/")]
+            for text in texts:
+                yield index, "".join(text) if isinstance(text, list) else text
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_stored_outputs_are_free_of_machine_paths(name):
+    """nbval compares stored outputs on other machines: no absolute paths, no PosixPath reprs."""
+    path = nb.notebook_path(name)
+    root = str(nb.repo_root())
+    leaks = [(index, text.strip()[:120]) for index, text in _stored_output_texts(path)
+             if root in text or "PosixPath(" in text or "/tmp/" in text]
+    assert not leaks, f"{name}: stored outputs name machine paths (end the line with ';'): {leaks}"

@@ -15,6 +15,8 @@ BENCHMARKS = {
     "search": "gamelib.search.bench",
     "evaluation": "gamelib.evaluation.bench",
     "othello_value": "gamelib.othello.players",
+    "bonanza": "gamelib.learn.bonanza_bench",
+    "elmo": "gamelib.learn.elmo_bench",
 }
 
 

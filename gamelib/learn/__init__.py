@@ -5,9 +5,24 @@ Submodules
 :mod:`gamelib.learn.bonanza`
     The Bonanza method (comparison training from expert moves): objective J(P, v), its gradient
     through the principal-variation leaves, the piece-value-sum constraint and the L1 term.
+:mod:`gamelib.learn.records`
+    Game records of 5×5 shogi (format ``gamelib-records 1``: start SFEN, USI moves, result,
+    reason), and a reader for USI ``position`` lines, bare move lists and CSA/KIF-like files.
+:mod:`gamelib.learn.bonanza_shogi`
+    The Bonanza method on 5×5 shogi: teacher records, every legal move of a record position
+    searched to its PV leaf, batch and mini-batch learning with the PV recomputed every k steps.
+:mod:`gamelib.learn.bonanza_bench`
+    Benchmark of the Bonanza learner (positions/s searched, with gradient, from cached leaves).
 :mod:`gamelib.learn.elmo`
     elmo's loss (cross-entropy toward the game result plus λ × cross-entropy toward a deep
     search's win rate) and Apery's squared win-rate error.
+:mod:`gamelib.learn.teacher`
+    elmo's teacher data: self-play games scored by a deep search, the quiescence-search leaf of
+    every position, results from the side to move's view (``.npz`` format, resumable).
+:mod:`gamelib.learn.elmo_train`
+    Fitting the win-rate scale by maximum likelihood and mini-batch AdaGrad on elmo's loss.
+:mod:`gamelib.learn.elmo_bench`
+    Benchmark of elmo's teacher generation and training (positions/s).
 :mod:`gamelib.learn.policy_gradient`
     REINFORCE and PGLeaf (Morioka & Igarashi, eqs. 1-7): the softmax policy over principal-leaf
     values, its log-gradient, the baseline b*, the estimator and the update every M episodes.
