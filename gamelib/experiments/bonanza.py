@@ -480,39 +480,27 @@ def _write_report(out: Path, report: Report, sizes, seed, profile, workers, sche
     import matplotlib.pyplot as plt
 
     from gamelib.experiments.executor import Executor
-    from gamelib.experiments.pgleaf import _git_commit, machine
-
-    def csv(frame, name, index=False):
-        atomic_write_text(out / name, frame.to_csv(index=index, float_format="%.10g",
-                                                   lineterminator="\n"))
+    from gamelib.experiments.report import append_provenance, write_csv, write_figure
 
     atomic_write_text(out / "records.txt", report.records_text)
     atomic_write_json(out / "records_summary.json", report.records_summary)
-    csv(report.history, "history.csv")
-    csv(report.summary, "summary.csv")
-    csv(report.piece_values, "piece_values.csv", index=True)
-    csv(report.matches, "matches.csv")
+    write_csv(out, "history.csv", report.history)
+    write_csv(out, "summary.csv", report.summary)
+    write_csv(out, "piece_values.csv", report.piece_values, index=True)
+    write_csv(out, "matches.csv", report.matches)
     for name, th in report.thetas.items():
         E.save_theta(out / "theta" / f"{name}.npz", th)
     with matplotlib.rc_context({"figure.figsize": (9.6, 4.0)}):
         fig, axes = plt.subplots(1, 2)
         plot_curves(report.history, axes)
         fig.tight_layout()
-        fig.savefig(out / "curves.png", dpi=100, metadata={"Software": None})
-        plt.close(fig)
+        write_figure(fig, out / "curves.png")
         fig, ax = plt.subplots()
         plot_piece_values(report.piece_values, ax)
         fig.tight_layout()
-        fig.savefig(out / "piece_values.png", dpi=100, metadata={"Software": None})
-        plt.close(fig)
-    path = out / "provenance.json"
-    from gamelib.experiments.atomic import read_json
-    previous = read_json(path).get("invocations", []) if path.exists() else []
-    invocation = {"git_commit": _git_commit(), "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                  "wall_time_s": report.timings,
-                  "executor": Executor(workers, scheduler).description, "machine": machine()}
-    atomic_write_json(path, {"experiment": "bonanza", "profile": profile, "seed": seed,
-                             "sizes": dict(sizes), "invocations": previous + [invocation]})
+        write_figure(fig, out / "piece_values.png")
+    append_provenance(out, "bonanza", profile, seed, sizes, report.timings,
+                      executor=Executor(workers, scheduler).description)
 
 
 @register("bonanza", profiles=PROFILES,

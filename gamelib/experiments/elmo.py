@@ -351,14 +351,11 @@ def _write_report(out: Path, report: Report, sizes, seed, profile) -> None:
     import matplotlib.pyplot as plt
 
     from gamelib.experiments.atomic import atomic_write_json, atomic_write_text
+    from gamelib.experiments.report import append_provenance, write_csv, write_figure
 
-    def csv(frame, name):
-        atomic_write_text(out / name, frame.to_csv(index=False, float_format="%.10g",
-                                                   lineterminator="\n"))
-
-    csv(report.curves, "curves.csv")
-    csv(report.final, "final.csv")
-    csv(report.matches, "matches.csv")
+    write_csv(out, "curves.csv", report.curves)
+    write_csv(out, "final.csv", report.final)
+    write_csv(out, "matches.csv", report.matches)
     atomic_write_json(out / "teacher_summary.json", report.teacher)
     atomic_write_json(out / "verdict.json", verdict(report))
     atomic_write_text(out / "verdict.md", verdict_text(report))
@@ -369,19 +366,9 @@ def _write_report(out: Path, report: Report, sizes, seed, profile) -> None:
         fig, ax = plt.subplots()
         plot_curves(report.curves, ax)
         fig.tight_layout()
-        fig.savefig(out / "curves.png", dpi=100, metadata={"Software": None})
-        plt.close(fig)
-    from gamelib.experiments.pgleaf import _git_commit, machine
-    from gamelib.experiments.atomic import read_json
-
-    path = out / "provenance.json"
-    previous = read_json(path).get("invocations", []) if path.exists() else []
-    invocation = {"git_commit": _git_commit(), "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                  "wall_time_s": report.timings, "machine": machine()}
-    atomic_write_json(path, {"experiment": "elmo", "profile": profile, "seed": seed,
-                             "sizes": dict(sizes), "teacher_settings":
-                                 teacher_settings(sizes).as_dict(),
-                             "optimizer": L.OPTIMIZER, "invocations": previous + [invocation]})
+        write_figure(fig, out / "curves.png")
+    append_provenance(out, "elmo", profile, seed, sizes, report.timings,
+                      teacher_settings=teacher_settings(sizes).as_dict(), optimizer=L.OPTIMIZER)
 
 
 @register("elmo", profiles=PROFILES,

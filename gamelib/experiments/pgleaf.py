@@ -29,9 +29,6 @@ the same numbers as an uninterrupted run, whatever the number of workers.
 from __future__ import annotations
 
 import math
-import os
-import platform
-import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -304,28 +301,6 @@ def trained_theta(folder, sizes: Mapping[str, Any], seed: int, games: int) -> di
     with CheckpointStore(Path(folder), {"config": train_config(sizes), "seed": seed}) as store:
         arrays = store.load(tag=f"batch-{games // sizes['M']}").arrays
     return {run.key: arrays[f"theta/{run.key}"] for run in runs}
-
-
-# ----------------------------------------------------------------------------- provenance
-def _git_commit() -> str | None:
-    """The code's git commit: ``git rev-parse HEAD`` beside this file, or, for a copy of the
-    code outside a checkout (e.g. a ``git archive`` snapshot that a long run uses so that edits
-    to the checkout cannot reach it), the environment variable ``GAMELIB_GIT_COMMIT``."""
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
-                             cwd=Path(__file__).resolve().parent, timeout=10)
-        if out.returncode == 0 and out.stdout.strip():
-            return out.stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        pass
-    return os.environ.get("GAMELIB_GIT_COMMIT") or None
-
-
-def machine() -> dict:
-    """Where a run ran (for the provenance file)."""
-    return {"platform": platform.platform(), "python": platform.python_version(),
-            "processor": platform.processor() or platform.machine(),
-            "cpu_count": os.cpu_count()}
 
 
 # ----------------------------------------------------------------------------- matches
@@ -675,16 +650,12 @@ def _write_report(out: Path, report: Report, sizes, seed, profile) -> None:
     import matplotlib.pyplot as plt
 
     from gamelib.experiments.atomic import atomic_write_text
+    from gamelib.experiments.report import write_csv, write_figure
 
-    def csv(frame, name):
-        atomic_write_text(out / name, frame.to_csv(index=False, float_format="%.10g",
-                                                   lineterminator="\n"))
-
-    csv(report.training, "training.csv")
-    csv(report.round_robin, "round_robin.csv")
-    csv(report.gauntlet, "gauntlet.csv")
-    csv(report.curves, "curves.csv")
-    csv(report.elo, "elo.csv")
+    for frame, name in ((report.training, "training.csv"), (report.round_robin, "round_robin.csv"),
+                        (report.gauntlet, "gauntlet.csv"), (report.curves, "curves.csv"),
+                        (report.elo, "elo.csv")):
+        write_csv(out, name, frame)
     lines = [f"# PGLeaf experiment, profile {profile}, seed {seed}", ""]
     abbrev = {ALGORITHM_LABELS[a]: ALGORITHM_ABBREVIATIONS[a] for a in ALGORITHMS}
     for point in sizes["table_points"]:
@@ -705,8 +676,7 @@ def _write_report(out: Path, report: Report, sizes, seed, profile) -> None:
             fig, ax = plt.subplots()
             plot_curves(report.curves, reward, ax)
             fig.tight_layout()
-            fig.savefig(out / f"fig{k + 1}_{reward}.png", dpi=100, metadata={"Software": None})
-            plt.close(fig)
+            write_figure(fig, out / f"fig{k + 1}_{reward}.png")
 
 
 def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str = "custom",
@@ -760,19 +730,13 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
 
 def _write_provenance(out: Path, sizes, seed, profile, timings, resumed_from, workers,
                       scheduler) -> None:
-    from gamelib.experiments.atomic import atomic_write_json, read_json
     from gamelib.experiments.executor import Executor
+    from gamelib.experiments.report import append_provenance
 
-    path = out / "provenance.json"
-    previous = read_json(path).get("invocations", []) if path.exists() else []
-    invocation = {"git_commit": _git_commit(), "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                  "wall_time_s": timings, "resumed_from_batch": resumed_from,
-                  "executor": Executor(workers, scheduler).description, "machine": machine()}
-    atomic_write_json(path, {"experiment": "pgleaf", "profile": profile, "seed": seed,
-                             "sizes": dict(sizes), "train_config": train_config(sizes),
-                             "invocations": previous + [invocation],
-                             "wall_time_total_s": sum(sum(i["wall_time_s"].values())
-                                                      for i in previous + [invocation])})
+    append_provenance(out, "pgleaf", profile, seed, sizes, timings,
+                      executor=Executor(workers, scheduler).description,
+                      invocation_extra={"resumed_from_batch": resumed_from},
+                      train_config=train_config(sizes))
 
 
 @register("pgleaf", profiles=PROFILES,

@@ -422,7 +422,7 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
     """
     s = start.copy()
     np.random.seed(seed)
-    moves, scores, leaf_kind, ptr, idx, val = out[0], out[1], out[2], out[3], out[4], out[5]
+    moves, scores, ptr, idx, val = out[0], out[1], out[3], out[4], out[5]
     cnt = np.zeros(2, dtype=np.int64)
     nnz = np.zeros(2, dtype=np.int64)
     vptr[0, 0] = 0

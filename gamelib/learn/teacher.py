@@ -81,7 +81,6 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Mapping
 
 import numpy as np
 from numba import njit

@@ -37,11 +37,15 @@ import functools
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
 
 from ..experiments.atomic import load_npz, save_npz_atomic
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas
 
 __all__ = [
     "PAPER_SIZES",
@@ -588,7 +592,7 @@ def table_loss(mlp: MLP, table, batch_size: int = 65536) -> float:
     return weighted_mse(mlp.predict(black, white, batch_size), v, n)
 
 
-def reliability(pred, table, bins: int = 10) -> "pd.DataFrame":
+def reliability(pred, table, bins: int = 10) -> "pandas.DataFrame":
     """Reliability diagram (calibration) of win probabilities against a value table.
 
     Every state ``s`` of ``table`` counts with its ``n(s)`` occurrences. States are grouped by

@@ -1,6 +1,5 @@
 """The PGLeaf experiment's training stage: kill-and-resume, workers and Dask change nothing."""
 
-import os
 import signal
 import subprocess
 import sys

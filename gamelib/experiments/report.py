@@ -1,0 +1,98 @@
+"""The report files at the top of a run folder: tables, figures and the provenance record.
+
+Every experiment of ``python -m gamelib.experiments`` ends by writing its report with these
+helpers, so all runs share one format: CSV with ``%.10g`` floats and ``\\n`` line ends, PNG
+figures without time stamps (byte-stable for the regression tests), and ``provenance.json`` with
+one entry per invocation (a resumed run appends, it does not forget the earlier wall time).
+All files are written atomically.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import platform
+import subprocess
+import time
+from pathlib import Path
+from typing import Any, Mapping
+
+from gamelib.experiments.atomic import (atomic_write_bytes, atomic_write_json, atomic_write_text,
+                                        read_json)
+
+__all__ = ["write_csv", "write_figure", "git_commit", "machine", "append_provenance"]
+
+
+def write_csv(out: Path, name: str, frame, index: bool = False) -> Path:
+    """Write a pandas DataFrame as ``out/name`` (floats as ``%.10g``); returns the path."""
+    return atomic_write_text(Path(out) / name, frame.to_csv(index=index, float_format="%.10g",
+                                                            lineterminator="\n"))
+
+
+def write_figure(fig, path, dpi: int = 100) -> Path:
+    """Save a matplotlib figure as PNG without a time stamp, atomically, and close it."""
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi, metadata={"Software": None})
+    plt.close(fig)
+    return atomic_write_bytes(path, buffer.getvalue())
+
+
+def git_commit() -> str | None:
+    """The code's git commit: ``git rev-parse HEAD`` beside this file, or, for a copy of the
+    code outside a checkout (e.g. a ``git archive`` snapshot that a long run uses so that edits
+    to the checkout cannot reach it), the environment variable ``GAMELIB_GIT_COMMIT``."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                             cwd=Path(__file__).resolve().parent, timeout=10)
+        if out.returncode == 0 and out.stdout.strip():
+            return out.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return os.environ.get("GAMELIB_GIT_COMMIT") or None
+
+
+def machine() -> dict:
+    """Where a run ran (for the provenance file)."""
+    return {"platform": platform.platform(), "python": platform.python_version(),
+            "processor": platform.processor() or platform.machine(),
+            "cpu_count": os.cpu_count()}
+
+
+def append_provenance(out: Path, experiment: str, profile: str, seed: int,
+                      sizes: Mapping[str, Any], wall_time_s: Mapping[str, float], *,
+                      executor: str | None = None, invocation_extra: Mapping[str, Any] = (),
+                      **fields) -> Path:
+    """Add this invocation to ``out/provenance.json`` (created on the first one).
+
+    Parameters
+    ----------
+    out : Path
+        The run folder.
+    experiment, profile, seed, sizes
+        What ran.
+    wall_time_s : mapping
+        Seconds per stage in this invocation.
+    executor : str, optional
+        Where the work ran (:attr:`gamelib.experiments.executor.Executor.description`).
+    invocation_extra : mapping
+        More entries for this invocation (e.g. the batch a run resumed from).
+    **fields
+        More top-level entries (e.g. the teacher's settings).
+
+    The file holds ``invocations`` (git commit, finish time, wall time per stage, executor,
+    machine; one per invocation) and ``wall_time_total_s`` over all of them.
+    """
+    path = Path(out) / "provenance.json"
+    previous = read_json(path).get("invocations", []) if path.exists() else []
+    invocation = {"git_commit": git_commit(), "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                  "wall_time_s": dict(wall_time_s), **dict(invocation_extra),
+                  "machine": machine()}
+    if executor is not None:
+        invocation["executor"] = executor
+    invocations = previous + [invocation]
+    total = sum(sum(i.get("wall_time_s", {}).values()) for i in invocations)
+    return atomic_write_json(path, {"experiment": experiment, "profile": profile, "seed": seed,
+                                    "sizes": dict(sizes), **fields, "invocations": invocations,
+                                    "wall_time_total_s": total})
