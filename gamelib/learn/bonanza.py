@@ -184,7 +184,22 @@ def _check_positions(positions, n: int) -> np.ndarray:
     return positions
 
 
-class ComparisonSet:
+class _RecordPositions:
+    """What the two position sets share: ``move_ptr`` (moves per position) and ``leaves``."""
+
+    @property
+    def n_positions(self) -> int:
+        return self.move_ptr.size - 1
+
+    @property
+    def n_features(self) -> int:
+        return self.leaves.n_features
+
+    def __len__(self) -> int:
+        return self.n_positions
+
+
+class ComparisonSet(_RecordPositions):
     """Training positions with the PV leaf of every legal move (the input of eq. 1).
 
     Parameters
@@ -247,17 +262,6 @@ class ComparisonSet:
         rows = FeatureRows.from_dense(np.concatenate(blocks, axis=0))
         return cls(rows, move_ptr, expert, side, leaf_bias)
 
-    @property
-    def n_positions(self) -> int:
-        return self.move_ptr.size - 1
-
-    @property
-    def n_features(self) -> int:
-        return self.leaves.n_features
-
-    def __len__(self) -> int:
-        return self.n_positions
-
     def __repr__(self) -> str:
         return (f"ComparisonSet(n_positions={self.n_positions}, n_moves={self.leaves.n_rows}, "
                 f"n_features={self.n_features})")
@@ -297,7 +301,7 @@ def _pv_leaves(v, indptr, indices, values, bias, move_ptr, reply_ptr, side, out)
             out[m] = pick
 
 
-class MinimaxTrees:
+class MinimaxTrees(_RecordPositions):
     """Two-ply game trees: every legal move of each training position and every reply to it.
 
     ξ(p_m, v) is the minimax value of the child p_m: the opponent of the side to move picks the
@@ -329,17 +333,6 @@ class MinimaxTrees:
         checked = ComparisonSet(dummy, self.move_ptr, expert, side)
         self.expert, self.side = checked.expert, checked.side
         self.leaf_bias = _check_bias(leaf_bias, leaves.n_rows)
-
-    @property
-    def n_positions(self) -> int:
-        return self.move_ptr.size - 1
-
-    @property
-    def n_features(self) -> int:
-        return self.leaves.n_features
-
-    def __len__(self) -> int:
-        return self.n_positions
 
     def __repr__(self) -> str:
         return (f"MinimaxTrees(n_positions={self.n_positions}, n_moves={self.reply_ptr.size - 1},"
