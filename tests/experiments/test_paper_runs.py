@@ -1,0 +1,46 @@
+"""The committed paper-profile runs still describe the code's paper profiles.
+
+A run under ``data/results/paper/<folder>/seed-<S>/`` took an hour or more and is shown by the
+book. If someone changes an experiment's ``paper`` sizes, the committed numbers no longer come
+from the profile the README tells readers to rerun: this test fails until the run is redone (or
+the change reverted). Finished runs must also carry the report files their chapter reads.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gamelib import notebook as nb
+from gamelib.experiments.registry import REGISTRY, discover
+
+PAPER = nb.repo_root() / "data" / "results" / "paper"
+RUNS = sorted(p.parent for p in PAPER.glob("*/seed-*/provenance.json"))
+
+#: Files every finished run of an experiment has at its top (what the chapters read).
+REPORT_FILES = {
+    "elmo": ["curves.csv", "final.csv", "matches.csv", "teacher_summary.json", "verdict.md"],
+    "bonanza": ["history.csv", "summary.csv", "piece_values.csv", "matches.csv"],
+    "pgleaf": ["training.csv", "round_robin.csv", "gauntlet.csv", "curves.csv", "elo.csv",
+               "tables.md"],
+}
+
+
+def _normalised(obj):
+    return json.loads(json.dumps(obj))
+
+
+@pytest.mark.parametrize("run", RUNS, ids=[f"{p.parent.name}/{p.name}" for p in RUNS])
+def test_committed_paper_run_matches_the_paper_profile(run: Path):
+    discover()
+    prov = json.loads((run / "provenance.json").read_text())
+    assert prov["profile"] == "paper", f"{run} is not a paper-profile run"
+    experiment = REGISTRY.get(prov["experiment"])
+    assert _normalised(prov["sizes"]) == _normalised(experiment.profiles["paper"]), (
+        f"{run} was made with other sizes than experiment {experiment.name!r}'s paper profile "
+        f"now has: rerun it (README, 'Paper-scale runs') or revert the profile")
+    assert prov["seed"] == int(run.name.split("-", 1)[1])
+    missing = [f for f in REPORT_FILES[experiment.name] if not (run / f).is_file()]
+    assert not missing, f"{run} lacks report files {missing}"
+    for invocation in prov["invocations"]:
+        assert invocation["git_commit"], f"{run}: an invocation without its git commit"
