@@ -17,6 +17,7 @@ BENCHMARKS = {
     "othello_value": "gamelib.othello.players",
     "bonanza": "gamelib.learn.bonanza_bench",
     "elmo": "gamelib.learn.elmo_bench",
+    "selfplay": "gamelib.learn.selfplay_bench",
 }
 
 

@@ -31,6 +31,8 @@ Submodules
 :mod:`gamelib.learn.selfplay`
     Self-play games of 5×5 shogi with one shared evaluation for the four learners, and the
     paper's MDP and non-MDP (enclosure bonus) rewards.
+:mod:`gamelib.learn.selfplay_bench`
+    Benchmark of the four learners' self-play (games/s, moves/s).
 
 Shared here
 -----------

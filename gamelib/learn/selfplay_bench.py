@@ -1,0 +1,68 @@
+"""Benchmark of the PGLeaf experiment's self-play: games, moves and root moves scored per second.
+
+``python -m gamelib.bench selfplay [--games N] [--repeat R] [--algorithms A ...]`` (or
+``main(argv)``). Single process, after compilation, the best of ``--repeat`` runs (shared
+machines are noisy). Each algorithm plays ``--games`` self-play games from the paper's initial
+parameters (:func:`gamelib.evaluation.shogi.initial_theta`, seed 0) with the paper's settings
+(:class:`gamelib.learn.selfplay.LearnerSettings`, MDP reward): PGLeaf and REINFORCE through
+:func:`~gamelib.learn.selfplay.play_pg_games` (θ fixed, g(m) recorded), TDLeaf(λ) and TD(λ)
+through :func:`~gamelib.learn.selfplay.play_td_games` (θ updated after every game).
+
+A *move* is one ply of a game: the side to move scores every legal move (PGLeaf, TDLeaf(λ):
+the move, then up to 4 plies of quiescence; REINFORCE, TD(λ): the static evaluation after the
+move) and samples one from the softmax. The paper profile of ``gamelib.experiments pgleaf`` plays
+2.4 million such games (4 algorithms x 2 rewards x 3 replicates x 100,000), so its training
+time on ``w`` cores is about ``2.4e6 / (w * games/s of the mix)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+
+def main(argv: list[str] | None = None) -> int:
+    from gamelib.evaluation import shogi as E
+    from gamelib.learn import selfplay as S
+
+    parser = argparse.ArgumentParser(prog="python -m gamelib.bench selfplay",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games per run and algorithm")
+    parser.add_argument("--repeat", type=int, default=3, help="runs (best reported)")
+    parser.add_argument("--algorithms", nargs="+", default=list(S.ALGORITHMS),
+                        choices=list(S.ALGORITHMS))
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.repeat < 1:
+        parser.error("--games and --repeat must be positive")
+    theta = E.initial_theta(0)
+    seeds = np.arange(args.games, dtype=np.int64) + 12345
+    total_time = 0.0
+    for algorithm in args.algorithms:
+        settings = S.LearnerSettings(algorithm)
+
+        def play(game_seeds):
+            if algorithm in ("pgleaf", "reinforce"):
+                return S.play_pg_games(theta, settings, game_seeds)
+            return S.play_td_games(theta, settings, game_seeds)[1]
+
+        play(seeds[:1])                                                   # compile
+        best, records = np.inf, []
+        for _ in range(args.repeat):
+            t = time.perf_counter()
+            records = play(seeds)
+            best = min(best, time.perf_counter() - t)
+        plies = sum(r.plies for r in records)
+        total_time += best
+        print(f"{algorithm:>9}: {args.games} games, {plies / args.games:.1f} plies each, "
+              f"{best:.2f} s = {args.games / best:.1f} games/s, {plies / best:,.0f} moves/s "
+              f"(single core, after compile, best of {args.repeat})")
+    if len(args.algorithms) > 1:
+        print(f"the mix: {len(args.algorithms) * args.games / total_time:.1f} games/s "
+              f"(single core, equal numbers of games per algorithm)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
