@@ -1,4 +1,4 @@
-"""Benchmark of the PGLeaf experiment's self-play: games, moves and root moves scored per second.
+"""Benchmark of the PGLeaf experiment's self-play: games and moves per second.
 
 ``python -m gamelib.bench selfplay [--games N] [--repeat R] [--algorithms A ...]`` (or
 ``main(argv)``). Single process, after compilation, the best of ``--repeat`` runs (shared
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         settings = S.LearnerSettings(algorithm)
 
         def play(game_seeds):
-            if algorithm in ("pgleaf", "reinforce"):
+            if settings.policy_gradient:
                 return S.play_pg_games(theta, settings, game_seeds)
             return S.play_td_games(theta, settings, game_seeds)[1]
 
