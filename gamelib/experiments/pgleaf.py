@@ -28,6 +28,7 @@ the same numbers as an uninterrupted run, whatever the number of workers.
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from dataclasses import dataclass
@@ -49,7 +50,8 @@ __all__ = ["PROFILES", "ALGORITHM_LABELS", "ALGORITHM_ABBREVIATIONS", "PAPER_TAB
            "MatchSettings", "Report", "train_config", "runs_of", "settings_of", "train",
            "trained_theta", "initial_theta", "match_settings", "play_matches",
            "training_frame", "round_robin_table", "curves", "plot_curves", "elo", "paper_table",
-           "paper_table_markdown", "claims", "run_experiment", "MIRROR_TRAP_EVALUATIONS",
+           "paper_table_markdown", "round_robin_markdown", "claims", "run_experiment", "load_report",
+           "MIRROR_TRAP_EVALUATIONS",
            "mirror_trap_study"]
 
 #: Display names and the paper's abbreviations.
@@ -525,6 +527,18 @@ def round_robin_table(frame, games: int, replicate: int | None = None):
     return rr_table(named, order)
 
 
+def round_robin_markdown(frame, sizes: Mapping[str, Any], games: int) -> str:
+    """Our round-robin after ``games`` games (replicates pooled, :func:`round_robin_table`) in
+    Markdown, above the paper's table after the nearest number of games (Tables 2-4)."""
+    abbrev = {ALGORITHM_LABELS[a]: ALGORITHM_ABBREVIATIONS[a] for a in ALGORITHMS}
+    paper_point = min(PAPER_TABLES, key=lambda p: abs(math.log(p / games)))
+    return (f"**Ours after {games:,} games** ({sizes['replicates']} replicate(s) pooled, "
+            f"{sizes['round_robin_games']} games per pairing and replicate)\n\n"
+            + round_robin_table(frame, games).to_markdown(column_labels=abbrev)
+            + f"\n**The paper after {paper_point:,} games** (400 games per pairing)\n\n"
+            + paper_table_markdown(paper_point))
+
+
 def curves(frame, confidence: float = 0.95):
     """Win rates against the reference per (games, algorithm, reward): each replicate and the
     replicates pooled (``replicate = -1``), with Wilson intervals on the decisive games (the
@@ -726,6 +740,65 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
         _write_provenance(out, sizes, seed, profile, timings, trained.resumed_from, workers,
                           scheduler)
     return report
+
+
+def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[Report, dict]:
+    """Read the report files :func:`run_experiment` wrote into ``folder``.
+
+    Needs only the files at the run folder's top (``training.csv``, ``round_robin.csv``,
+    ``gauntlet.csv``, ``curves.csv``, ``elo.csv``, ``provenance.json``), not the checkpoints,
+    so a committed run can be shown and checked (:func:`claims`) without its ``train/`` and
+    ``matches/`` folders.
+
+    Parameters
+    ----------
+    folder : str or Path
+    expect : mapping, optional
+        The sizes the caller wants; a run made with other sizes is refused.
+
+    Returns
+    -------
+    report : Report
+        Its ``timings`` are the wall times (s) per stage summed over all invocations.
+    sizes : dict
+        The sizes the run was made with (validated like a profile).
+
+    Raises
+    ------
+    FileNotFoundError
+        When the folder is not a finished run (names the missing files).
+    ValueError
+        When ``provenance.json`` is damaged, is not a PGLeaf run's, or the run was made with
+        other sizes than ``expect`` (names them).
+    """
+    import pandas as pd
+
+    from gamelib.experiments.atomic import read_json
+
+    folder = Path(folder)
+    names = ("training", "round_robin", "gauntlet", "curves", "elo")
+    missing = [f"{n}.csv" for n in names if not (folder / f"{n}.csv").is_file()]
+    missing += [] if (folder / "provenance.json").is_file() else ["provenance.json"]
+    if missing:
+        raise FileNotFoundError(f"{folder} is not a finished PGLeaf run: missing "
+                                f"{', '.join(missing)}")
+    prov = read_json(folder / "provenance.json")
+    if prov.get("experiment") != "pgleaf":
+        raise ValueError(f"{folder / 'provenance.json'} is from experiment "
+                         f"{prov.get('experiment')!r}, not 'pgleaf'")
+    sizes = _check_sizes(prov["sizes"])
+    if expect is not None:
+        expect = json.loads(json.dumps(_check_sizes(expect)))
+        differ = sorted(k for k in set(sizes) | set(expect) if sizes.get(k) != expect.get(k))
+        if differ:
+            raise ValueError(f"{folder} was made with other sizes: " + ", ".join(
+                f"{k} {sizes.get(k)!r} (wanted {expect.get(k)!r})" for k in differ))
+    timings: dict[str, float] = {}
+    for invocation in prov.get("invocations", []):
+        for stage, seconds in invocation.get("wall_time_s", {}).items():
+            timings[stage] = timings.get(stage, 0.0) + float(seconds)
+    frames = {n: pd.read_csv(folder / f"{n}.csv") for n in names}
+    return Report(**frames, timings=timings), sizes
 
 
 def _write_provenance(out: Path, sizes, seed, profile, timings, resumed_from, workers,

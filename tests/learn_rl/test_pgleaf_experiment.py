@@ -45,6 +45,33 @@ def test_command_line_runs_reports_and_resumes(tmp_path, capsys):
     assert len(json.loads((out / "provenance.json").read_text())["invocations"]) == 2
     tables = (out / "tables.md").read_text()
     assert "| PGLeaf |" in tables
+    # the report files alone give the report back (what the chapter shows of a committed run)
+    report, sizes = pgleaf.load_report(out)
+    assert sizes["n_games"] == 8 and sizes["table_points"] == [8]
+    pd.testing.assert_frame_equal(report.round_robin, rr)
+    pd.testing.assert_frame_equal(report.curves, pgleaf.curves(report.gauntlet), rtol=1e-9)
+    assert set(report.timings) >= {"training", "matches", "report"}
+    invocations = json.loads((out / "provenance.json").read_text())["invocations"]
+    assert report.timings["training"] == pytest.approx(
+        sum(i["wall_time_s"]["training"] for i in invocations))              # both calls
+    assert pgleaf.load_report(out, expect=sizes)[1] == sizes
+    with pytest.raises(ValueError, match=r"other sizes: n_games 8 \(wanted 16\)"):
+        pgleaf.load_report(out, expect={**sizes, "n_games": 16})
+    assert list(pgleaf.claims(report, sizes).columns) == ["claim", "paper", "ours", "p_value",
+                                                          "verdict"]
+
+
+def test_load_report_refuses_an_unfinished_or_foreign_run(tmp_path):
+    with pytest.raises(FileNotFoundError, match="missing training.csv.*provenance.json"):
+        pgleaf.load_report(tmp_path)
+    for name in ("training", "round_robin", "gauntlet", "curves", "elo"):
+        (tmp_path / f"{name}.csv").write_text("a\n1\n")
+    (tmp_path / "provenance.json").write_text('{"experiment": "elmo", "sizes": {}}')
+    with pytest.raises(ValueError, match="experiment 'elmo', not 'pgleaf'"):
+        pgleaf.load_report(tmp_path)
+    (tmp_path / "provenance.json").write_text('{"experiment": "pgl')
+    with pytest.raises(ValueError, match="corrupt JSON file"):
+        pgleaf.load_report(tmp_path)
 
 
 def test_bad_options_are_refused(tmp_path, capsys):
