@@ -44,3 +44,24 @@ def test_committed_paper_run_matches_the_paper_profile(run: Path):
     assert not missing, f"{run} lacks report files {missing}"
     for invocation in prov["invocations"]:
         assert invocation["git_commit"], f"{run}: an invocation without its git commit"
+
+
+@pytest.mark.parametrize("run", [r for r in RUNS if r.parent.name == "pgleaf"],
+                         ids=lambda p: p.name)
+def test_committed_pgleaf_run_reads_back_and_is_complete(run: Path):
+    """The chapter reads the run through ``load_report``: every round-robin pairing and every
+    gauntlet point of the paper profile must be there, each with its number of games."""
+    from gamelib.experiments import pgleaf
+
+    sizes = pgleaf.PROFILES["paper"]
+    report, _ = pgleaf.load_report(run, expect=sizes)
+    n_runs = len(pgleaf.runs_of(sizes))
+    rr = report.round_robin
+    assert set(rr.games) == set(sizes["table_points"])
+    assert ((rr.wins + rr.draws + rr.losses) == sizes["round_robin_games"]).all()
+    pairs = len(sizes["algorithms"]) * (len(sizes["algorithms"]) - 1)   # both directions
+    assert len(rr) == pairs * len(sizes["table_points"]) * sizes["replicates"]
+    g = report.gauntlet
+    assert ((g.wins + g.draws + g.losses) == sizes["gauntlet_games"]).all()
+    assert len(g[g.games > 0]) == n_runs * len([p for p in sizes["curve_points"] if p > 0])
+    assert len(report.training) == n_runs * sizes["n_games"] // sizes["M"]
