@@ -563,6 +563,7 @@ def curves(frame, confidence: float = 0.95):
 def plot_curves(curve_frame, reward: str, ax=None, replicate: int = -1):
     """Win rate (%) against the reference over training for every algorithm (Fig. 1: MDP,
     Fig. 2: non-MDP), with the intervals of :func:`curves` as error bars."""
+    import matplotlib
     import matplotlib.pyplot as plt
 
     if ax is None:
@@ -579,6 +580,9 @@ def plot_curves(curve_frame, reward: str, ax=None, replicate: int = -1):
                     capsize=3, label=ALGORITHM_LABELS[algo], color=f"C{k}")
     ax.set_xscale("symlog", linthresh=max(1.0, float(sel.games[sel.games > 0].min()
                                                      if (sel.games > 0).any() else 1)))
+    points = sorted(set(int(g) for g in sel.games))
+    ax.set_xticks(points, [f"{g:,}" for g in points])
+    ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
     ax.set_xlabel("self-play games")
     ax.set_ylabel("win rate against the reference (%)")
     ax.set_ylim(-2, 102)
