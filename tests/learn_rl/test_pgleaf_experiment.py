@@ -139,3 +139,16 @@ def test_claims_verdicts():
     verdict = dict(zip(c.claim, c.verdict))
     assert verdict["TDLeaf(λ) beats PGLeaf early"] == "contradicted"
     assert verdict["PGLeaf beats TDLeaf(λ) at the end"] == "reproduced"
+
+
+def test_fastest_rise_is_checked_where_the_paper_states_it():
+    """The paper: PGLeaf "far ahead after 10,000 games" -- behind after 1,000 does not count."""
+    sizes = {"table_points": [1000, 100_000], "curve_points": [0, 1000, 10_000, 100_000],
+             "rewards": ["mdp"]}
+    curve = {(0, a, "mdp"): 50 for a in pgleaf.ALGORITHMS}
+    for games, rates in ((1000, (30, 40, 70, 45)), (10_000, (85, 40, 60, 45)),
+                         (100_000, (40, 40, 90, 45))):
+        curve.update({(games, a, "mdp"): w for a, w in zip(pgleaf.ALGORITHMS, rates)})
+    c = pgleaf.claims(_synthetic_report((60, 5, 20), (20, 0, 25), curve), sizes)
+    row = c[c.claim == "PGLeaf rises fastest against the reference (MDP)"].iloc[0]
+    assert row.verdict == "reproduced" and row.ours.startswith("after 10000 games PGLeaf 85.0 %")
