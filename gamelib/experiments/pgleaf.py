@@ -58,6 +58,13 @@ __all__ = ["PROFILES", "ALGORITHM_LABELS", "ALGORITHM_ABBREVIATIONS", "PAPER_TAB
 ALGORITHM_LABELS = {"pgleaf": "PGLeaf", "reinforce": "REINFORCE", "tdleaf": "TDLeaf(λ)",
                     "td": "TD(λ)"}
 ALGORITHM_ABBREVIATIONS = {"pgleaf": "PL", "reinforce": "RE", "tdleaf": "TL", "td": "TD"}
+#: Column labels of the round-robin tables: display name -> the paper's abbreviation.
+_COLUMN_LABELS = {ALGORITHM_LABELS[a]: ALGORITHM_ABBREVIATIONS[a] for a in ALGORITHM_LABELS}
+
+
+def _nearest(points, target: int) -> int:
+    """The point closest to ``target`` on a log scale (numbers of games)."""
+    return min(points, key=lambda p: abs(math.log(p / target)))
 
 _LEARNING = {"alpha": 0.001, "M": 100, "lam": 0.7, "beta": 1.0, "max_plies": 300,
              "games_per_job": 10}
@@ -530,11 +537,10 @@ def round_robin_table(frame, games: int, replicate: int | None = None):
 def round_robin_markdown(frame, sizes: Mapping[str, Any], games: int) -> str:
     """Our round-robin after ``games`` games (replicates pooled, :func:`round_robin_table`) in
     Markdown, above the paper's table after the nearest number of games (Tables 2-4)."""
-    abbrev = {ALGORITHM_LABELS[a]: ALGORITHM_ABBREVIATIONS[a] for a in ALGORITHMS}
-    paper_point = min(PAPER_TABLES, key=lambda p: abs(math.log(p / games)))
+    paper_point = _nearest(PAPER_TABLES, games)
     return (f"**Ours after {games:,} games** ({sizes['replicates']} replicate(s) pooled, "
             f"{sizes['round_robin_games']} games per pairing and replicate)\n\n"
-            + round_robin_table(frame, games).to_markdown(column_labels=abbrev)
+            + round_robin_table(frame, games).to_markdown(column_labels=_COLUMN_LABELS)
             + f"\n**The paper after {paper_point:,} games** (400 games per pairing)\n\n"
             + paper_table_markdown(paper_point))
 
@@ -675,7 +681,6 @@ def _write_report(out: Path, report: Report, sizes, seed, profile) -> None:
                         (report.elo, "elo.csv")):
         write_csv(out, name, frame)
     lines = [f"# PGLeaf experiment, profile {profile}, seed {seed}", ""]
-    abbrev = {ALGORITHM_LABELS[a]: ALGORITHM_ABBREVIATIONS[a] for a in ALGORITHMS}
     for point in sizes["table_points"]:
         if report.round_robin.empty:
             break
@@ -684,7 +689,7 @@ def _write_report(out: Path, report: Report, sizes, seed, profile) -> None:
             which = "all replicates pooled" if rep is None else f"replicate {rep}"
             table = round_robin_table(report.round_robin, point, rep)
             lines += [f"## After {point} games ({which})", "",
-                      table.to_markdown(column_labels=abbrev)]
+                      table.to_markdown(column_labels=_COLUMN_LABELS)]
         if point in PAPER_TABLES:
             lines += [f"## The paper after {point} games", "",
                       paper_table_markdown(point), ""]
@@ -899,7 +904,7 @@ def claims(report: Report, sizes: Mapping[str, Any], alpha: float = 0.01):
     later = [p for p in sizes["curve_points"] if p > 0]
     if later and "mdp" in sizes["rewards"]:
         # the paper: PGLeaf is "far ahead after 10,000 games" -- checked at the nearest point
-        point = min(later, key=lambda p: abs(math.log(p / 10_000)))
+        point = _nearest(later, 10_000)
         first = c[(c.reward == "mdp") & (c.games == point)].set_index("algorithm")
         others = [a for a in first.index if a != "pgleaf"]
         if "pgleaf" in first.index and others:
