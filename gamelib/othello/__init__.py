@@ -26,7 +26,7 @@ from .board import (
     perft,
     square_name,
 )
-from .solve import solve
+from .board import solve
 
 __all__ = [
     "core",

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from . import core
 from .board import START_BOARD
-from .solve import solve
+from .board import solve
 from .wthor import default_dirs
 
 PUBLISHED_PERFT = {

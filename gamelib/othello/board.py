@@ -1,4 +1,5 @@
-"""Text boards, square names and a Pythonic :class:`Board` over the numba core.
+"""Text boards, square names, a Pythonic :class:`Board` over the numba core, and :func:`solve`
+(the exact endgame solver of :mod:`gamelib.othello.endgame` for board strings).
 
 A board string has 64 characters, row by row from a1 (index 0 = a1, 7 = h1, 56 = a8,
 63 = h8): ``X`` black, ``O`` white, ``-`` empty (the FFO/Edax layout). Whitespace is ignored,
@@ -17,6 +18,7 @@ import re
 import numpy as np
 
 from . import core
+from .endgame import TT_BITS, solve_bitboards
 
 __all__ = [
     "START_BOARD",
@@ -30,6 +32,8 @@ __all__ = [
     "legal_moves",
     "perft",
     "Board",
+    "solve",
+    "SolveResult",
 ]
 
 SQUARE_NAMES = [f"{'abcdefgh'[i % 8]}{i // 8 + 1}" for i in range(64)]
@@ -310,8 +314,6 @@ class Board:
 
     def solve(self, empties_to_winner: bool = True) -> tuple[int, str | None]:
         """Exact score (side to move minus opponent) and a best move; see :func:`gamelib.othello.solve`."""
-        from .solve import solve
-
         return solve(self.board_string(), self.turn, empties_to_winner)
 
     # --- text -----------------------------------------------------------------------------
@@ -346,3 +348,44 @@ class Board:
         b, w = self.count()
         lines.append(f"X: {b}  O: {w}  to move: {self.turn}")
         return "\n".join(lines)
+
+
+class SolveResult(tuple):
+    """``(score, move)`` with the node count as an attribute."""
+
+    nodes: int
+
+
+def solve(board: str, to_move: str, empties_to_winner: bool = True) -> tuple[int, str | None]:
+    """Exact final disc difference under perfect play and a best move.
+
+    Parameters
+    ----------
+    board : str
+        64-character board string (``X`` black, ``O`` white, ``-`` empty; a1 first).
+    to_move : str
+        ``"X"`` or ``"O"``.
+    empties_to_winner : bool
+        True (World Othello Federation rule): empty squares at the end go to the winner.
+        False: the plain disc difference (the convention of the FFO test files).
+
+    Returns
+    -------
+    (int, str or None)
+        The side to move's discs minus the opponent's at the end of perfect play, and a
+        move achieving it (``None`` when the side must pass or the game is over).
+
+    Examples
+    --------
+    >>> solve("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO-", "O")
+    (-64, None)
+    """
+    black, white = parse_board(board)
+    side = parse_side(to_move)
+    p, o = (black, white) if side == "X" else (white, black)
+    empties = 64 - (black | white).bit_count()
+    bits = max(10, min(TT_BITS, empties))
+    v, sq, nodes = solve_bitboards(np.uint64(p), np.uint64(o), bool(empties_to_winner), bits)
+    result = SolveResult((int(v), None if sq < 0 else square_name(int(sq))))
+    result.nodes = int(nodes)
+    return result

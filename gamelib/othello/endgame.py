@@ -25,8 +25,8 @@ Speed comes from the usual endgame machinery:
   quadrants with an odd number of empties) and fixed square classes (corners first, the
   squares next to corners last); the last three empties are solved by dedicated routines.
 
-Note: ``gamelib.othello.solve`` is the function (the package exports it); import this
-module's other names with ``from gamelib.othello.solve import solve_bitboards``.
+This module works on bitboards only; :func:`gamelib.othello.solve` (in :mod:`gamelib.othello.board`)
+is its entry for board strings.
 """
 
 from __future__ import annotations
@@ -34,10 +34,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import board as _board
 from .core import U0, U1, _cttz, final_score, flips, move_mask, popcount
 
-__all__ = ["solve", "solve_bitboards", "SolveResult"]
+__all__ = ["solve_bitboards", "TT_BITS"]
 
 #: At or below this many empties the search uses parity ordering and no table.
 SHALLOW_EMPTIES = 6
@@ -503,44 +502,3 @@ def _root(p, o, alpha, beta, empties_to_winner, tt_p, tt_o, tt_lo, tt_hi, tt_mv,
         tt_hi[idx] = _INF
     tt_mv[idx] = best_sq
     return best, best_sq
-
-
-class SolveResult(tuple):
-    """``(score, move)`` with the node count as an attribute."""
-
-    nodes: int
-
-
-def solve(board: str, to_move: str, empties_to_winner: bool = True) -> tuple[int, str | None]:
-    """Exact final disc difference under perfect play and a best move.
-
-    Parameters
-    ----------
-    board : str
-        64-character board string (``X`` black, ``O`` white, ``-`` empty; a1 first).
-    to_move : str
-        ``"X"`` or ``"O"``.
-    empties_to_winner : bool
-        True (World Othello Federation rule): empty squares at the end go to the winner.
-        False: the plain disc difference (the convention of the FFO test files).
-
-    Returns
-    -------
-    (int, str or None)
-        The side to move's discs minus the opponent's at the end of perfect play, and a
-        move achieving it (``None`` when the side must pass or the game is over).
-
-    Examples
-    --------
-    >>> solve("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO-", "O")
-    (-64, None)
-    """
-    black, white = _board.parse_board(board)
-    side = _board.parse_side(to_move)
-    p, o = (black, white) if side == "X" else (white, black)
-    empties = 64 - (black | white).bit_count()
-    bits = max(10, min(TT_BITS, empties))
-    v, sq, nodes = solve_bitboards(np.uint64(p), np.uint64(o), bool(empties_to_winner), bits)
-    result = SolveResult((int(v), None if sq < 0 else _board.square_name(int(sq))))
-    result.nodes = int(nodes)
-    return result
