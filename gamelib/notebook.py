@@ -37,16 +37,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-COMMON_PARAMETERS = ("profile", "seed", "output_dir")
+from gamelib.runtime.atomic import atomic_write_with
+from gamelib.runtime.paths import repo_root, results_dir
+from gamelib.runtime.profiles import COMMON_PARAMETERS, Sized, validate_profiles
+
 FIGURE_SIZE = (6.4, 4.0)
 FIGURE_DPI = 100
 
 _SNAPSHOT_KEY = "__gamelib_names_before_parameters__"
-
-
-def repo_root() -> Path:
-    """The project's root folder (the parent of the ``gamelib`` package)."""
-    return Path(__file__).resolve().parent.parent
 
 
 def notebooks_dir() -> Path:
@@ -59,21 +57,16 @@ def reference_dir(name: str) -> Path:
 
 
 @dataclass(frozen=True)
-class Config:
-    """The resolved parameters of one notebook run."""
+class Config(Sized):
+    """The resolved parameters of one notebook run (``cfg.n_games`` reads a size)."""
+
+    _what = "notebook parameter"
 
     name: str
     profile: str
     seed: int
     output_dir: Path
     sizes: Mapping[str, Any] = field(default_factory=dict)
-
-    def __getattr__(self, key: str) -> Any:
-        sizes = object.__getattribute__(self, "sizes")
-        if key in sizes:
-            return sizes[key]
-        raise AttributeError(f"notebook parameter {key!r} is not defined; known: "
-                             f"{', '.join(sorted((*COMMON_PARAMETERS, *sizes)))}")
 
     def as_dict(self) -> dict[str, Any]:
         """All parameters as plain values (for provenance JSON files)."""
@@ -95,19 +88,6 @@ def _new_names(namespace: dict) -> set[str]:
     before = namespace[_SNAPSHOT_KEY]
     return {k for k in namespace if k not in before and not k.startswith("_")
             and k not in ("In", "Out", "get_ipython", "exit", "quit", "open")}
-
-
-def validate_profiles(profiles: Mapping[str, Mapping[str, Any]]) -> None:
-    """Every profile must name the same sizes (so ``paper`` can never miss one)."""
-    if not profiles:
-        raise ValueError("PROFILES is empty: define at least 'quick' and 'paper'")
-    keys = [set(v) for v in profiles.values()]
-    if any(k != keys[0] for k in keys):
-        raise ValueError("profiles name different parameters: "
-                         + "; ".join(f"{p}: {sorted(v)}" for p, v in profiles.items()))
-    clash = keys[0] & set(COMMON_PARAMETERS)
-    if clash:
-        raise ValueError(f"profile sizes may not be named {sorted(clash)}")
 
 
 def resolve(name: str, profiles: Mapping[str, Mapping[str, Any]], params: Mapping[str, Any]) -> Config:
@@ -147,7 +127,7 @@ def resolve(name: str, profiles: Mapping[str, Mapping[str, Any]], params: Mappin
         value = params.get(key)
         sizes[key] = profiles[profile][key] if value is None else value
     out = params.get("output_dir")
-    output_dir = (repo_root() / "data" / "results" / profile / name) if out is None else Path(out)
+    output_dir = results_dir(profile, name) if out is None else Path(out)
     return Config(name=name, profile=profile, seed=seed, output_dir=output_dir.resolve(),
                   sizes=sizes)
 
@@ -177,9 +157,9 @@ def set_plot_style() -> None:
     })
 
 
-def _atomic_write(path: Path, write) -> Path:
+def atomic_write_with(path: Path, write) -> Path:
     # imported here: gamelib.experiments imports this module (profile validation)
-    from gamelib.experiments.atomic import atomic_write_with
+    from gamelib.runtime.atomic import atomic_write_with
 
     return atomic_write_with(path, write)
 
@@ -193,13 +173,13 @@ def _artefact(cfg: Config, stem: str, suffix: str) -> Path:
 def save_table(df, cfg: Config, stem: str, index: bool = False) -> Path:
     """Write a pandas DataFrame as ``<output_dir>/<stem>.csv`` (atomically)."""
     text = df.to_csv(index=index, float_format="%.10g", lineterminator="\n")
-    return _atomic_write(_artefact(cfg, stem, ".csv"), lambda fh: fh.write(text.encode()))
+    return atomic_write_with(_artefact(cfg, stem, ".csv"), lambda fh: fh.write(text.encode()))
 
 
 def save_json(obj: Any, cfg: Config, stem: str) -> Path:
     """Write a JSON-serialisable object as ``<output_dir>/<stem>.json`` (atomically)."""
     text = json.dumps(obj, indent=1, sort_keys=True, default=_json_default) + "\n"
-    return _atomic_write(_artefact(cfg, stem, ".json"), lambda fh: fh.write(text.encode()))
+    return atomic_write_with(_artefact(cfg, stem, ".json"), lambda fh: fh.write(text.encode()))
 
 
 def _json_default(value):
@@ -216,7 +196,7 @@ def _json_default(value):
 
 def save_figure(fig, cfg: Config, stem: str) -> Path:
     """Write a matplotlib figure as ``<output_dir>/<stem>.png`` at the fixed dpi (atomically)."""
-    return _atomic_write(_artefact(cfg, stem, ".png"),
+    return atomic_write_with(_artefact(cfg, stem, ".png"),
                          lambda fh: fig.savefig(fh, format="png", dpi=FIGURE_DPI,
                                                 metadata={"Software": None}))
 
@@ -257,7 +237,7 @@ def execute_in_place(name: str) -> Path:
     for cell in nb.cells:
         cell.get("metadata", {}).pop("execution", None)
     text = nbformat.writes(nb) + "\n"
-    return _atomic_write(path, lambda fh: fh.write(text.encode()))
+    return atomic_write_with(path, lambda fh: fh.write(text.encode()))
 
 
 def update_reference(name: str) -> Path:

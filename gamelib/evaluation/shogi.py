@@ -103,7 +103,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros as _ctz
 
-from gamelib.experiments.atomic import load_npz, save_npz_atomic
+from gamelib.runtime.atomic import load_npz, save_npz_atomic
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import SQUARE_NAMES

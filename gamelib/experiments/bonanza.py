@@ -41,11 +41,11 @@ import numpy as np
 
 from gamelib.evaluation import shogi as E
 from gamelib.evaluation.reference import REFERENCE_QDEPTH, reference_theta
-from gamelib.experiments.atomic import atomic_write_json, atomic_write_text
-from gamelib.experiments.checkpoint import CheckpointStore
-from gamelib.experiments.driver import run_batched
+from gamelib.runtime.atomic import atomic_write_json, atomic_write_text
+from gamelib.runtime.checkpoint import CheckpointStore
+from gamelib.runtime.driver import run_batched
 from gamelib.experiments.registry import RunOptions, register
-from gamelib.experiments.seeds import derive_rng, derive_seed
+from gamelib.runtime.seeds import derive_rng, derive_seed
 from gamelib.learn import bonanza_shogi as bs
 from gamelib.learn.records import format_record, parse_records
 
@@ -153,7 +153,7 @@ def _teacher_job(job):
 def _records_header(sizes, seed) -> list[str]:
     return [bs.TeacherSettings.describe(teacher_settings(sizes)),
             f"games: {sizes['n_games']}, run seed {seed}; game i has the seed "
-            f"derive_seed({seed}, 'teacher', i) (gamelib.experiments.seeds); the SFEN of a game "
+            f"derive_seed({seed}, 'teacher', i) (gamelib.runtime.seeds); the SFEN of a game "
             f"is the position after its random opening plies"]
 
 
@@ -251,7 +251,7 @@ def _train_config(variant, sizes, records_sha) -> dict:
 
 def train_variant(folder, variant: str, data: Split, sizes, seed: int, records_sha: str, *,
                   workers=None, scheduler=None, progress=False):
-    """Run (or resume) one learner; returns the :class:`~gamelib.experiments.driver.RunResult`
+    """Run (or resume) one learner; returns the :class:`~gamelib.runtime.driver.RunResult`
     (state: ``theta`` and ``history``, one row of :data:`HISTORY_COLUMNS` per epoch)."""
     settings = variant_settings(variant, sizes)
     n = data.train.size
@@ -434,7 +434,7 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
     module docstring for the stages and files)."""
     import pandas as pd
 
-    from gamelib.experiments.executor import Executor
+    from gamelib.runtime.executor import Executor
 
     sizes = _check_sizes(sizes)
     out = Path(out)
@@ -479,8 +479,8 @@ def _write_report(out: Path, report: Report, sizes, seed, profile, workers, sche
     import matplotlib
     import matplotlib.pyplot as plt
 
-    from gamelib.experiments.executor import Executor
-    from gamelib.experiments.report import append_provenance, write_csv, write_figure
+    from gamelib.runtime.executor import Executor
+    from gamelib.runtime.report import append_provenance, write_csv, write_figure
 
     atomic_write_text(out / "records.txt", report.records_text)
     atomic_write_json(out / "records_summary.json", report.records_summary)

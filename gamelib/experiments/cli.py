@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from gamelib.experiments.executor import SCHEDULER_ENV, Executor
+from gamelib.runtime.executor import SCHEDULER_ENV, Executor
 from gamelib.experiments.registry import Registry, discover
 
 

@@ -38,7 +38,7 @@ import numpy as np
 
 from gamelib.evaluation import shogi as ev
 from gamelib.experiments.registry import RunOptions, register
-from gamelib.experiments.seeds import derive_rng, derive_seed
+from gamelib.runtime.seeds import derive_rng, derive_seed
 from gamelib.learn import elmo_train as L
 from gamelib.learn import teacher as T
 
@@ -350,8 +350,8 @@ def _write_report(out: Path, report: Report, sizes, seed, profile) -> None:
     import matplotlib
     import matplotlib.pyplot as plt
 
-    from gamelib.experiments.atomic import atomic_write_json, atomic_write_text
-    from gamelib.experiments.report import append_provenance, write_csv, write_figure
+    from gamelib.runtime.atomic import atomic_write_json, atomic_write_text
+    from gamelib.runtime.report import append_provenance, write_csv, write_figure
 
     write_csv(out, "curves.csv", report.curves)
     write_csv(out, "final.csv", report.final)

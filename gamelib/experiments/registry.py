@@ -5,13 +5,13 @@ An experiment is a function of :class:`RunOptions`, registered under a name with
     # gamelib/experiments/pgleaf.py
     from gamelib.experiments.registry import RunOptions, register
 
-    @register("pgleaf", profiles={"quick": {"n_games": 1_000}, "paper": {"n_games": 100_000}},
-              description="PGLeaf vs TDLeaf(lambda), TD(lambda), REINFORCE on 5x5 shogi")
+    @register("my_study", profiles={"quick": {"n_games": 300}, "paper": {"n_games": 100_000}},
+              description="what the study measures")
     def run(opts: RunOptions):
-        ...  # e.g. gamelib.experiments.driver.run_batched(opts.out, ..., workers=opts.workers)
+        ...  # e.g. gamelib.runtime.driver.run_batched(opts.out, ..., workers=opts.workers)
 
-Every profile names the same sizes (as for notebooks, :func:`gamelib.notebook.validate_profiles`)
-and both ``quick`` and ``paper`` exist. :func:`discover` imports every public module of the
+Every profile names the same sizes (:func:`gamelib.runtime.profiles.validate_profiles`, as
+for notebooks) and both ``quick`` and ``paper`` exist. :func:`discover` imports every public module of the
 ``gamelib.experiments`` package, so putting such a module there is all it takes to appear in
 the command line.
 """
@@ -24,13 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from gamelib.notebook import validate_profiles
+from gamelib.runtime.paths import results_dir
+from gamelib.runtime.profiles import Sized, validate_profiles
 
 REQUIRED_PROFILES = ("quick", "paper")
 
 
 @dataclass(frozen=True)
-class RunOptions:
+class RunOptions(Sized):
     """The resolved command-line options of one experiment run.
 
     Attributes
@@ -51,6 +52,8 @@ class RunOptions:
         Show progress bars.
     """
 
+    _what = "experiment option"
+
     experiment: str
     profile: str
     sizes: dict
@@ -59,13 +62,6 @@ class RunOptions:
     workers: int | None = None
     scheduler: str | None = None
     progress: bool = True
-
-    def __getattr__(self, key: str) -> Any:
-        sizes = object.__getattribute__(self, "sizes")
-        if key in sizes:
-            return sizes[key]
-        raise AttributeError(f"experiment option {key!r} is not defined; sizes: "
-                             f"{', '.join(sorted(sizes)) or 'none'}")
 
 
 @dataclass(frozen=True)
@@ -122,8 +118,9 @@ class Registry:
                 progress: bool = True) -> RunOptions:
         """Validate options for experiment ``name``.
 
-        ``out`` defaults to ``data/results/<profile>/<name>/seed-<seed>`` under the current
-        folder. Unknown profiles or override keys raise ``ValueError`` listing the valid ones.
+        ``out`` defaults to ``data/results/<profile>/<name>/seed-<seed>`` in the repository
+        (:func:`gamelib.runtime.paths.results_dir`), wherever the command runs. Unknown profiles
+        or override keys raise ``ValueError`` listing the valid ones.
         """
         experiment = self.get(name)
         if profile not in experiment.profiles:
@@ -141,7 +138,7 @@ class Registry:
                              f"experiment {name!r}; valid parameters: "
                              f"{', '.join(sorted(sizes)) or 'none'}")
         sizes.update(overrides or {})
-        out = Path("data", "results", profile, name, f"seed-{seed}") if out is None else Path(out)
+        out = results_dir(profile, name) / f"seed-{seed}" if out is None else Path(out)
         return RunOptions(name, profile, sizes, seed, out, workers, scheduler, progress)
 
 

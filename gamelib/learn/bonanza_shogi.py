@@ -49,7 +49,7 @@ where the PV leaves come from a search with the weights of the last *refresh*: e
 current v (k = 1: every gradient uses fresh PVs). With k = 1 the searches and the gradient are
 done together in chunks and nothing is stored; with k > 1 the leaves are kept in a
 :class:`LeafCache` (3 bytes per feature entry). Searches run in chunks of ``chunk_size``
-positions on any ``map`` (e.g. :meth:`gamelib.experiments.Executor.map`); the chunks, and the
+positions on any ``map`` (e.g. :meth:`gamelib.runtime.Executor.map`); the chunks, and the
 order in which their sums are added, depend only on the positions, so the numbers do not depend
 on the number of workers.
 
@@ -66,7 +66,7 @@ import numpy as np
 
 from gamelib.evaluation import shogi as E
 from gamelib.evaluation.reference import REFERENCE_QDEPTH, reference_theta
-from gamelib.experiments.seeds import derive_rng, derive_seed
+from gamelib.runtime.seeds import derive_rng, derive_seed
 from gamelib.learn import FeatureRows
 from gamelib.learn import bonanza as bz
 from gamelib.learn.bonanza import _expand

@@ -172,7 +172,7 @@ def format_records(games: Iterable[RecordedGame], comments: Sequence[str] = ()) 
 
 def write_records(path, games: Iterable[RecordedGame], comments: Sequence[str] = ()) -> Path:
     """Write ``games`` to ``path`` atomically in the ``gamelib-records 1`` format."""
-    from gamelib.experiments.atomic import atomic_write_text
+    from gamelib.runtime.atomic import atomic_write_text
 
     return atomic_write_text(path, format_records(games, comments))
 

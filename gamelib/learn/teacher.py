@@ -73,7 +73,7 @@ features nor the learner need; :func:`unpack_state` rebuilds a search state and 
 an SFEN.
 
 Generation in parallel (:func:`generate`) runs batches of games through
-:func:`gamelib.experiments.run_batched` (resumable, deterministic whatever the worker count).
+:func:`gamelib.runtime.run_batched` (resumable, deterministic whatever the worker count).
 """
 
 from __future__ import annotations
@@ -86,8 +86,8 @@ import numpy as np
 from numba import njit
 
 from gamelib.evaluation import shogi as E
-from gamelib.experiments.atomic import load_npz, save_npz_atomic
-from gamelib.experiments.seeds import derive_rng
+from gamelib.runtime.atomic import load_npz, save_npz_atomic
+from gamelib.runtime.seeds import derive_rng
 from gamelib.learn import FeatureRows
 from gamelib.minishogi import core as mc
 from gamelib.minishogi import rules as R
@@ -303,13 +303,13 @@ def generate(folder, n_games: int, settings: TeacherSettings, seed: int, *,
     """Generate (or resume) the records of ``n_games`` teacher games in ``folder``.
 
     The games are played in batches of ``games_per_batch`` (one checkpoint each, see
-    :func:`gamelib.experiments.run_batched`), each batch split into jobs of ``games_per_job``
+    :func:`gamelib.runtime.run_batched`), each batch split into jobs of ``games_per_job``
     games for the executor (local processes by default, or Dask). The result -- the records of
     games ``0 .. n_games-1`` in order -- does not depend on ``workers``, the executor or
     interruptions. ``n_games`` must be a multiple of ``games_per_batch``; a finished run can be
     extended by asking for more games.
     """
-    from gamelib.experiments.driver import run_batched
+    from gamelib.runtime.driver import run_batched
 
     n_games = _check_int("n_games", n_games, 1)
     per_batch = _check_int("games_per_batch", games_per_batch, 1)

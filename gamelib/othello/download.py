@@ -37,7 +37,7 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
-from ..experiments.atomic import atomic_write_bytes
+from ..runtime.atomic import atomic_write_bytes
 from . import wthor
 
 __all__ = [

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from ..experiments.atomic import load_npz, save_npz_atomic
+from ..runtime.atomic import load_npz, save_npz_atomic
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas

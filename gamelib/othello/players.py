@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..experiments import derive_rng, map_ordered
+from ..runtime import derive_rng, map_ordered
 from ..play.stats import Record, summarize, wilson_interval
 from . import core
 from .board import Board, square_name
@@ -249,7 +249,7 @@ def play_match(a, b, n_pairs: int, opening_plies: int = 4, seed: int = 0,
         choices in its games from ``derive_rng(seed, "game", i, colour)``: the games do not
         depend on ``workers``.
     workers : int or None
-        Passed to :func:`gamelib.experiments.map_ordered` (1 = in this process; None = all
+        Passed to :func:`gamelib.runtime.map_ordered` (1 = in this process; None = all
         local cores).
     progress : bool
         Show a tqdm bar over the games.

@@ -1,5 +1,6 @@
-"""Matches and their measurement (engine-independent; the games themselves live with the
-engines).
+"""Matches and their measurement: game-neutral statistics and tournaments, the 5×5 shogi
+players, and the USI engine that lets other programs play them (Othello's players live in
+:mod:`gamelib.othello.players`).
 
 Submodules
 ----------
@@ -13,4 +14,7 @@ Submodules
 :mod:`gamelib.play.shogi`
     5×5 shogi players (random, search, softmax self-play policy, the reference opponent), games
     by the rules with the ply cap, matches, round robins and gauntlets.
+:mod:`gamelib.play.usi`
+    A USI engine for 5×5 shogi (``python -m gamelib.play.usi``) over the search of
+    :mod:`gamelib.search`, for shogi GUIs and engine matches.
 """

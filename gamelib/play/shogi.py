@@ -46,7 +46,7 @@ import numpy as np
 
 from gamelib.evaluation import shogi as E
 from gamelib.evaluation.reference import REFERENCE_NODE_BUDGET, REFERENCE_QDEPTH, reference_theta
-from gamelib.experiments.seeds import derive_rng
+from gamelib.runtime.seeds import derive_rng
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import format_usi, parse_sfen

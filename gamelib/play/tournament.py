@@ -22,9 +22,9 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from gamelib.experiments.driver import run_batched
-from gamelib.experiments.executor import Executor
-from gamelib.experiments.seeds import derive_seed
+from gamelib.runtime.driver import run_batched
+from gamelib.runtime.executor import Executor
+from gamelib.runtime.seeds import derive_seed
 from gamelib.play.stats import Record
 
 
@@ -192,7 +192,7 @@ def play_tournament(play_game: Callable[[GameSpec], int], pairings: Sequence[tup
         Tournament seed.
     folder : str or Path, optional
         Run folder: outcomes are checkpointed every ``batch_size`` games and a rerun resumes
-        (see :func:`gamelib.experiments.driver.run_batched`). None: no checkpoints.
+        (see :func:`gamelib.runtime.driver.run_batched`). None: no checkpoints.
     identity : mapping, optional
         JSON values that identify the players beyond their names (e.g. a SHA-256 of each
         player's parameters and the node budget), stored in the run folder's config so that a
@@ -200,7 +200,7 @@ def play_tournament(play_game: Callable[[GameSpec], int], pairings: Sequence[tup
     batch_size : int
         Games per checkpoint.
     workers, scheduler
-        Executor (see :class:`gamelib.experiments.executor.Executor`).
+        Executor (see :class:`gamelib.runtime.executor.Executor`).
     progress : bool
         Show a progress bar.
     """

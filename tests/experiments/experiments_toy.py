@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from gamelib.experiments import derive_rng, run_batched
+from gamelib.runtime import derive_rng, run_batched
 
 CONFIG = {"dim": 16, "games_per_batch": 6, "lr": 0.05}
 

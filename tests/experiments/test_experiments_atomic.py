@@ -5,8 +5,8 @@ import os
 import numpy as np
 import pytest
 
-from gamelib.experiments import atomic
-from gamelib.experiments.atomic import (atomic_write_bytes, atomic_write_json, atomic_write_text,
+from gamelib.runtime import atomic
+from gamelib.runtime.atomic import (atomic_write_bytes, atomic_write_json, atomic_write_text,
                                         load_npz, read_json, remove_stale_temporaries,
                                         save_npz_atomic)
 

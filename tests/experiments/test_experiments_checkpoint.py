@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from gamelib.experiments.checkpoint import (MANIFEST, CheckpointStore, RunConfigMismatch,
+from gamelib.runtime.checkpoint import (MANIFEST, CheckpointStore, RunConfigMismatch,
                                             config_hash)
 
 CONFIG = {"experiment": "toy", "seed": 3, "lr": 0.001, "sizes": {"games": 100, "m": [1, 2]}}
@@ -149,7 +149,7 @@ def test_leftovers_of_a_killed_writer_are_cleaned(tmp_path):
 
 
 def test_one_process_at_a_time(tmp_path):
-    code = ("import sys; from gamelib.experiments.checkpoint import CheckpointStore\n"
+    code = ("import sys; from gamelib.runtime.checkpoint import CheckpointStore\n"
             "try:\n    CheckpointStore(sys.argv[1], {'a': 1})\n"
             "except RuntimeError as e:\n    print(e)\n")
     with CheckpointStore(tmp_path, {"a": 1}):

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import experiments_toy as toy
+from gamelib.runtime.paths import results_dir
 from gamelib.experiments.cli import main
 from gamelib.experiments.registry import REGISTRY, Registry, RunOptions, discover
 
@@ -16,7 +17,7 @@ PROFILES = {"quick": {"n_batches": 3, "lr": 0.05}, "paper": {"n_batches": 1000, 
 def toy_experiment(opts: RunOptions):
     """A registered experiment that really runs the toy learner."""
     config = {**toy.CONFIG, "lr": opts.lr}
-    from gamelib.experiments import run_batched
+    from gamelib.runtime import run_batched
     run_batched(opts.out, config=config, seed=opts.seed, n_batches=opts.n_batches,
                 init=toy.init, step=toy.step, workers=opts.workers, scheduler=opts.scheduler,
                 progress=opts.progress)
@@ -73,10 +74,11 @@ def test_bad_input_is_named(registry, argv, message, capsys):
 
 def test_options_defaults(registry):
     opts = registry.options("toy", overrides={"lr": 0.1})
-    assert opts.out == Path("data", "results", "quick", "toy", "seed-0")
+    assert opts.out == results_dir("quick", "toy") / "seed-0"
+    assert opts.out.is_absolute()
     assert opts.sizes == {"n_batches": 3, "lr": 0.1} and opts.lr == 0.1
     assert opts.workers is None and opts.scheduler is None
-    with pytest.raises(AttributeError, match="'n_games' is not defined; sizes: lr, n_batches"):
+    with pytest.raises(AttributeError, match="'n_games' is not defined; known: lr, n_batches"):
         opts.n_games
 
 
@@ -103,6 +105,7 @@ def test_discover_finds_experiment_modules_in_the_package(tmp_path, monkeypatch)
         "def run(opts):\n    pass\n")
     (tmp_path / "_private.py").write_text("raise RuntimeError('must not be imported')\n")
     monkeypatch.setattr(package, "__path__", [*package.__path__, str(tmp_path)])
+    discover()    # the real experiments register into the real table first, not the one below
     monkeypatch.setattr(REGISTRY, "experiments", {})
     monkeypatch.delitem(sys.modules, "gamelib.experiments.zz_probe", raising=False)
     try:

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 import experiments_toy as toy
-from gamelib.experiments import RunConfigMismatch, run_batched
-from gamelib.experiments.atomic import read_json
-from gamelib.experiments.checkpoint import MANIFEST, CheckpointStore
-from gamelib.experiments.driver import BatchContext
+from gamelib.runtime import RunConfigMismatch, run_batched
+from gamelib.runtime.atomic import read_json
+from gamelib.runtime.checkpoint import MANIFEST, CheckpointStore
+from gamelib.runtime.driver import BatchContext
 
 TOY_SCRIPT = Path(toy.__file__)
 N_BATCHES = 30
@@ -163,7 +163,7 @@ def test_bad_arguments_and_bad_steps(tmp_path):
 
 def test_batch_context_seeds():
     ctx = BatchContext({"a": 1}, run_seed=5, index=3)
-    from gamelib.experiments.seeds import derive_seed
+    from gamelib.runtime.seeds import derive_seed
     assert ctx.seed == derive_seed(5, "batch", 3)
     assert ctx.derive_seed("game", 40) == derive_seed(5, "game", 40)
     assert ctx.derive_seed("game", 40, bits=32) < 2 ** 32

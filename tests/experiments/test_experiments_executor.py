@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from experiments_toy import play
-from gamelib.experiments.executor import SCHEDULER_ENV, START_METHOD, Executor, map_ordered
-from gamelib.experiments.seeds import derive_seed
+from gamelib.runtime.executor import SCHEDULER_ENV, START_METHOD, Executor, map_ordered
+from gamelib.runtime.seeds import derive_seed
 
 
 def slow_square(x):

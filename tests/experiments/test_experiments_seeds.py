@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from gamelib.experiments.seeds import derive_rng, derive_seed
+from gamelib.runtime.seeds import derive_rng, derive_seed
 
 
 def spec_seed(run_seed, *keys, bits=63):
@@ -41,7 +41,7 @@ def test_frozen_values():
 
 
 def test_same_in_a_fresh_interpreter_with_another_hash_seed():
-    code = "from gamelib.experiments.seeds import derive_seed; print(derive_seed(5, 'game', 9))"
+    code = "from gamelib.runtime.seeds import derive_seed; print(derive_seed(5, 'game', 9))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env={"PYTHONHASHSEED": "123", "PATH": ""}).stdout
     assert int(out) == derive_seed(5, "game", 9)

@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from gamelib.experiments import report  # noqa: E402
+from gamelib.runtime import report  # noqa: E402
 
 
 def test_csv_uses_ten_significant_digits_and_unix_line_ends(tmp_path):

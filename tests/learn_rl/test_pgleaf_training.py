@@ -12,8 +12,8 @@ import pytest
 import pgleaf_tiny as tiny
 from gamelib.evaluation import shogi as ev
 from gamelib.experiments import pgleaf
-from gamelib.experiments.atomic import read_json
-from gamelib.experiments.checkpoint import MANIFEST
+from gamelib.runtime.atomic import read_json
+from gamelib.runtime.checkpoint import MANIFEST
 
 N_BATCHES = tiny.SIZES["n_games"] // tiny.SIZES["M"]
 

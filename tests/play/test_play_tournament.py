@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import play_toy
-from gamelib.experiments.seeds import derive_seed
+from gamelib.runtime.seeds import derive_seed
 from gamelib.play.stats import Record, bradley_terry, round_robin_table
 from gamelib.play.tournament import (GameSpec, gauntlet_pairings, play_tournament,
                                      round_robin_pairings, schedule, tally)

@@ -15,7 +15,7 @@ import pytest
 
 from gamelib.evaluation import shogi as ev
 from gamelib.minishogi import Position
-from gamelib.minishogi.usi import CP_PER_UNIT, score_text
+from gamelib.play.usi import CP_PER_UNIT, score_text
 
 FIRST_READY_TIMEOUT = 600  # the first start may compile the search (numba cache)
 TIMEOUT = 60
@@ -26,7 +26,7 @@ class UsiProcess:
 
     def __init__(self):
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gamelib.minishogi.usi"],
+            [sys.executable, "-m", "gamelib.play.usi"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

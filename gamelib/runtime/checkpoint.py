@@ -12,7 +12,7 @@ Layout of a run folder::
      "checkpoints": [{"completed": 1000, "file": "checkpoint-000001000.npz",
                       "sha256": "<of the file>", "tag": null, "meta": {...}}, ...]}
 
-Every file is written atomically (:mod:`gamelib.experiments.atomic`) and the checkpoint file
+Every file is written atomically (:mod:`gamelib.runtime.atomic`) and the checkpoint file
 before the manifest that lists it, so the manifest always describes complete files, whenever the
 process dies. Opening a folder whose stored config differs from the requested one raises
 :class:`RunConfigMismatch` naming the differing keys: a run never silently resumes another.
@@ -30,7 +30,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from gamelib.experiments.atomic import (atomic_write_json, json_text, load_npz, read_json,
+from gamelib.runtime.atomic import (atomic_write_json, json_text, load_npz, read_json,
                                         remove_stale_temporaries, save_npz_atomic)
 
 MANIFEST = "manifest.json"

@@ -1,4 +1,4 @@
-"""A USI engine for 5×5 shogi: ``python -m gamelib.minishogi.usi``.
+"""A USI engine for 5×5 shogi: ``python -m gamelib.play.usi``.
 
 Speaks the USI protocol on stdin/stdout so that a shogi GUI or another USI engine (e.g.
 Fairy-Stockfish with ``UCI_Variant minishogi``) can play it. Squares and moves use standard USI

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any, Mapping
 
-from gamelib.experiments.atomic import (atomic_write_bytes, atomic_write_json, atomic_write_text,
+from gamelib.runtime.atomic import (atomic_write_bytes, atomic_write_json, atomic_write_text,
                                         read_json)
 
 __all__ = ["write_csv", "write_figure", "git_commit", "machine", "append_provenance"]
@@ -75,7 +75,7 @@ def append_provenance(out: Path, experiment: str, profile: str, seed: int,
     wall_time_s : mapping
         Seconds per stage in this invocation.
     executor : str, optional
-        Where the work ran (:attr:`gamelib.experiments.executor.Executor.description`).
+        Where the work ran (:attr:`gamelib.runtime.executor.Executor.description`).
     invocation_extra : mapping
         More entries for this invocation (e.g. the batch a run resumed from).
     **fields

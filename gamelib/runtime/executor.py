@@ -3,7 +3,7 @@
 :class:`Executor` runs many maps (e.g. one per batch of a long run) on one process pool or one
 Dask client; :func:`map_ordered` is its one-shot form. Where the jobs run never changes the
 results: each job gets everything it needs (including its seed, see
-:mod:`gamelib.experiments.seeds`) from its item, and results come back in the order of the items.
+:mod:`gamelib.runtime.seeds`) from its item, and results come back in the order of the items.
 
 Choice of executor (first rule that applies):
 

@@ -37,9 +37,9 @@ from typing import Any, Callable, Iterable, Mapping
 import numpy as np
 from tqdm import tqdm
 
-from gamelib.experiments.checkpoint import CheckpointStore
-from gamelib.experiments.executor import Executor
-from gamelib.experiments.seeds import derive_rng, derive_seed
+from gamelib.runtime.checkpoint import CheckpointStore
+from gamelib.runtime.executor import Executor
+from gamelib.runtime.seeds import derive_rng, derive_seed
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ class BatchContext:
 
     def map(self, fn: Callable, items: Iterable, *, chunksize: int | None = None) -> list:
         """``[fn(item) for item in items]`` on the run's executor, in input order (see
-        :meth:`gamelib.experiments.executor.Executor.map`)."""
+        :meth:`gamelib.runtime.executor.Executor.map`)."""
         executor = self.executor if self.executor is not None else Executor(workers=1)
         return executor.map(fn, items, chunksize=chunksize)
 
@@ -133,7 +133,7 @@ def run_batched(folder, *, config: Mapping[str, Any], seed: int, n_batches: int,
     Parameters
     ----------
     folder : str or Path
-        Run folder (see :class:`~gamelib.experiments.checkpoint.CheckpointStore`). Its identity
+        Run folder (see :class:`~gamelib.runtime.checkpoint.CheckpointStore`). Its identity
         is ``{"config": config, "seed": seed}``: another config or seed there is an error.
     config : mapping
         JSON-serializable settings that define the results.
@@ -156,7 +156,7 @@ def run_batched(folder, *, config: Mapping[str, Any], seed: int, n_batches: int,
     keep_last : int
         Untagged checkpoints kept.
     workers, scheduler
-        Executor for ``ctx.map`` (see :class:`~gamelib.experiments.executor.Executor`); one
+        Executor for ``ctx.map`` (see :class:`~gamelib.runtime.executor.Executor`); one
         process pool or Dask client serves the whole run.
     progress : bool
         Show a tqdm bar over batches.

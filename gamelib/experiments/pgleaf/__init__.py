@@ -1,0 +1,52 @@
+"""The PGLeaf experiment (Morioka & Igarashi, section 5): learn, then measure.
+
+``python -m gamelib.experiments pgleaf --profile quick|paper [--seed S] [--out DIR]`` runs
+three resumable stages into the run folder (default ``data/results/<profile>/pgleaf/seed-<S>``):
+
+1. **Training** (``train/``): every run -- algorithm (PGLeaf, REINFORCE, TDLeaf(λ), TD(λ)) ×
+   reward (MDP, non-MDP) × replicate -- learns by self-play with the paper's settings
+   (:class:`gamelib.learn.selfplay.LearnerSettings`). All runs advance together in batches of
+   M games each (one :func:`gamelib.runtime.run_batched` run): a policy-gradient run plays its
+   M games with θ fixed, spread over the workers, and updates once; a TD run plays its M games in
+   turn inside one job, updating after every game. The parameters are checkpointed after every
+   batch and kept for good at ``keep_points`` (a log grid that contains 1,000, 10,000 and 100,000
+   games). Replicate ``r`` of every algorithm starts from the same initial θ (Table 1 piece
+   values, the rest ~N(0, 1e-4²), seeded by ``(seed, "init", r)``), so the algorithms are compared
+   from one starting point; game ``i`` of a run has the seed
+   ``derive_seed(seed, "game", algorithm, reward, r, i)``.
+2. **Matches** (``matches/``): round-robins of the four algorithms after ``table_points`` games
+   (the paper's Tables 2-4; ``round_robin_games`` per pairing) and a gauntlet of every run's
+   parameters after ``curve_points`` games against the reference opponent (Figs 1-2;
+   ``gauntlet_games`` per point), with iterative deepening under a node budget and the paper's
+   evaluation noise (variance 0.001).
+3. **Report**: CSV tables, the figures, the parameters at the table points as ``.npz`` and a
+   provenance JSON (git commit, seed, profile, sizes, wall time per stage, machine).
+
+Killed at any moment, the same command resumes every stage from its last checkpoint and ends with
+the same numbers as an uninterrupted run, whatever the number of workers.
+
+Modules: :mod:`~.config` (profiles, runs, settings), :mod:`~.training`, :mod:`~.matches`,
+:mod:`~.paper` (the published tables), :mod:`~.analysis` (tables, curves, Elo), :mod:`~.claims`,
+:mod:`~.report` (the whole run and its files), :mod:`~.mirror_trap` (the layout study).
+"""
+
+from __future__ import annotations
+
+from gamelib.experiments.pgleaf.analysis import (curves, elo, plot_curves, round_robin_markdown,
+                                                 round_robin_table)
+from gamelib.experiments.pgleaf.claims import claims
+from gamelib.experiments.pgleaf.config import (ALGORITHM_ABBREVIATIONS, ALGORITHM_LABELS, PROFILES,
+                                               RunSpec, runs_of, settings_of, train_config)
+from gamelib.experiments.pgleaf.matches import MatchSettings, match_settings, play_matches
+from gamelib.experiments.pgleaf.mirror_trap import MIRROR_TRAP_EVALUATIONS, mirror_trap_study
+from gamelib.experiments.pgleaf.paper import PAPER_TABLES, paper_table, paper_table_markdown
+from gamelib.experiments.pgleaf.report import Report, load_report, run_experiment, training_frame
+from gamelib.experiments.pgleaf.training import initial_theta, train, trained_theta
+from gamelib.learn.selfplay import ALGORITHMS, REWARDS
+
+__all__ = ["PROFILES", "ALGORITHMS", "REWARDS", "ALGORITHM_LABELS", "ALGORITHM_ABBREVIATIONS",
+           "PAPER_TABLES", "RunSpec", "MatchSettings", "Report", "train_config", "runs_of",
+           "settings_of", "train", "trained_theta", "initial_theta", "match_settings",
+           "play_matches", "training_frame", "round_robin_table", "curves", "plot_curves", "elo",
+           "paper_table", "paper_table_markdown", "round_robin_markdown", "claims",
+           "run_experiment", "load_report", "MIRROR_TRAP_EVALUATIONS", "mirror_trap_study"]

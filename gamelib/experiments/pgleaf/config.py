@@ -1,0 +1,132 @@
+"""The PGLeaf experiment's configuration: the profiles, the runs (algorithm × reward ×
+replicate), their learner settings, and the identity of a training folder."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from gamelib.evaluation import shogi as ev
+from gamelib.learn.selfplay import ALGORITHMS, REWARDS, LearnerSettings
+
+#: Display names and the paper's abbreviations.
+ALGORITHM_LABELS = {"pgleaf": "PGLeaf", "reinforce": "REINFORCE", "tdleaf": "TDLeaf(λ)",
+                    "td": "TD(λ)"}
+ALGORITHM_ABBREVIATIONS = {"pgleaf": "PL", "reinforce": "RE", "tdleaf": "TL", "td": "TD"}
+#: Column labels of the round-robin tables: display name -> the paper's abbreviation.
+_COLUMN_LABELS = {ALGORITHM_LABELS[a]: ALGORITHM_ABBREVIATIONS[a] for a in ALGORITHM_LABELS}
+
+
+def _nearest(points, target: int) -> int:
+    """The point closest to ``target`` on a log scale (numbers of games)."""
+    return min(points, key=lambda p: abs(math.log(p / target)))
+
+_LEARNING = {"alpha": 0.001, "M": 100, "lam": 0.7, "beta": 1.0, "max_plies": 300,
+             "games_per_job": 10}
+PROFILES = {
+    "quick": {"n_games": 300, "replicates": 1, "algorithms": list(ALGORITHMS),
+              "rewards": list(REWARDS), "keep_points": [100, 200, 300],
+              "table_points": [300], "curve_points": [0, 100, 300],
+              "round_robin_games": 20, "gauntlet_games": 20, "node_budget": 500,
+              "max_depth": 32, **_LEARNING},
+    "paper": {"n_games": 100_000, "replicates": 3, "algorithms": list(ALGORITHMS),
+              "rewards": list(REWARDS),
+              "keep_points": [100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000],
+              "table_points": [1000, 10_000, 100_000],
+              "curve_points": [0, 1000, 10_000, 100_000],
+              "round_robin_games": 400, "gauntlet_games": 400, "node_budget": 5000,
+              "max_depth": 32, **_LEARNING},
+}
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One learning run: an algorithm, a reward setting and a replicate number."""
+
+    algorithm: str
+    reward: str
+    replicate: int
+
+    @property
+    def key(self) -> str:
+        """``"<algorithm>/<reward>/<replicate>"``, the run's name in the state and the files."""
+        return f"{self.algorithm}/{self.reward}/{self.replicate}"
+
+    @property
+    def label(self) -> str:
+        return f"{ALGORITHM_LABELS[self.algorithm]} {self.reward} r{self.replicate}"
+
+
+def _int_list(sizes, name, low=0):
+    value = sizes[name]
+    if not isinstance(value, (list, tuple)) or not value or any(
+            isinstance(v, bool) or not isinstance(v, int) or v < low for v in value):
+        raise ValueError(f"{name} must be a non-empty list of integers >= {low}, got {value!r}")
+    if list(value) != sorted(set(value)):
+        raise ValueError(f"{name} must be increasing without repeats, got {value!r}")
+    return list(value)
+
+
+def _check_sizes(sizes: Mapping[str, Any]) -> dict:
+    sizes = dict(sizes)
+    missing = sorted(set(PROFILES["quick"]) - set(sizes))
+    if missing:
+        raise ValueError(f"missing size(s) {missing} for the pgleaf experiment")
+    for name in ("n_games", "replicates", "M", "round_robin_games", "gauntlet_games",
+                 "node_budget", "max_depth", "max_plies", "games_per_job"):
+        v = sizes[name]
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+    if sizes["n_games"] % sizes["M"]:
+        raise ValueError(f"n_games ({sizes['n_games']}) must be a multiple of M ({sizes['M']}), "
+                         f"the games per batch")
+    for name, valid in (("algorithms", ALGORITHMS), ("rewards", REWARDS)):
+        v = sizes[name]
+        if not isinstance(v, (list, tuple)) or not v or any(x not in valid for x in v) \
+                or len(set(v)) != len(v):
+            raise ValueError(f"{name} must be a non-empty list of distinct values from "
+                             f"{list(valid)}, got {v!r}")
+    keep = _int_list(sizes, "keep_points", 1)
+    for name in ("keep_points", "table_points"):
+        bad = [p for p in _int_list(sizes, name, 1) if p % sizes["M"] or p > sizes["n_games"]]
+        if bad:
+            raise ValueError(f"{name} {bad} must be multiples of M ({sizes['M']}) and at most "
+                             f"n_games ({sizes['n_games']})")
+    bad = [p for p in _int_list(sizes, "table_points", 1) if p not in keep]
+    bad += [p for p in _int_list(sizes, "curve_points", 0) if p and p not in keep]
+    if bad:
+        raise ValueError(f"table_points and curve_points {bad} must be in keep_points {keep} "
+                         f"(only kept parameters can play)")
+    alpha = sizes["alpha"]
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not alpha > 0:
+        raise ValueError(f"alpha must be a positive number, got {alpha!r}")
+    lam = sizes["lam"]
+    if isinstance(lam, bool) or not isinstance(lam, (int, float)) or not 0 <= lam <= 1:
+        raise ValueError(f"lam must be in [0, 1], got {lam!r}")
+    beta = sizes["beta"]
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not beta > 0:
+        raise ValueError(f"beta must be a positive number, got {beta!r}")
+    return sizes
+
+
+def runs_of(sizes: Mapping[str, Any]) -> list[RunSpec]:
+    """Every run of the experiment, replicate by replicate, reward by reward."""
+    return [RunSpec(a, r, k) for k in range(sizes["replicates"]) for r in sizes["rewards"]
+            for a in sizes["algorithms"]]
+
+
+def settings_of(run: RunSpec, sizes: Mapping[str, Any]) -> LearnerSettings:
+    """The run's :class:`LearnerSettings` (the paper's, with the profile's learning sizes)."""
+    return LearnerSettings(run.algorithm, run.reward, alpha=float(sizes["alpha"]), M=sizes["M"],
+                           lam=float(sizes["lam"]), beta=float(sizes["beta"]),
+                           max_plies=sizes["max_plies"])
+
+
+def train_config(sizes: Mapping[str, Any]) -> dict:
+    """The identity of the training run folder: everything that changes the parameters."""
+    sizes = _check_sizes(sizes)
+    return {"experiment": "pgleaf", "stage": "train",
+            "runs": {run.key: settings_of(run, sizes).as_dict() for run in runs_of(sizes)},
+            "init": {"function": "gamelib.evaluation.shogi.initial_theta", "scale": 1e-4,
+                     "layout": ev.LAYOUT_NAME, "n_features": ev.N_FEATURES}}

@@ -1,0 +1,151 @@
+"""The evaluation games: round-robins of the algorithms (Tables 2-4) and a gauntlet of every
+run against the reference opponent (Figs 1-2), as one resumable tournament."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from gamelib.evaluation import shogi as ev
+from gamelib.experiments.pgleaf.config import RunSpec, _check_sizes, runs_of
+from gamelib.experiments.pgleaf.training import trained_theta
+from gamelib.runtime.seeds import derive_seed
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """How the evaluation games are played (the paper's section 5.2, with a node budget).
+
+    Attributes
+    ----------
+    node_budget : int
+        Positions searched per move by every player, the reference included (replaces the
+        paper's 1 s per move).
+    max_depth : int
+        Deepest iteration of the iterative deepening.
+    qdepth : int
+        Quiescence plies of the learners' search (the learning search's 4); the reference
+        opponent keeps its own (:data:`gamelib.evaluation.reference.REFERENCE_QDEPTH`).
+    noise_var : float
+        Variance of the Gaussian noise on every evaluation (0.001).
+    max_plies : int
+        Ply cap (a draw).
+    """
+
+    node_budget: int
+    max_depth: int
+    qdepth: int = 4
+    noise_var: float = 0.001
+    max_plies: int = 300
+
+    @property
+    def noise_std(self) -> float:
+        return math.sqrt(self.noise_var)
+
+    def player(self, theta):
+        """A learner's parameters as a :class:`gamelib.play.shogi.SearchPlayer`."""
+        from gamelib.play.shogi import SearchPlayer
+
+        return SearchPlayer(theta, ev.EVAL_LINEAR, node_budget=self.node_budget,
+                            max_depth=self.max_depth, qdepth=self.qdepth,
+                            noise_std=self.noise_std)
+
+    def reference(self):
+        """The reference opponent (:func:`gamelib.play.shogi.reference_player`, the stand-in for
+        the paper's ``ssp``) at this node budget and noise."""
+        from gamelib.play.shogi import reference_player
+
+        return reference_player(node_budget=self.node_budget, noise_std=self.noise_std)
+
+
+def match_settings(sizes: Mapping[str, Any]) -> MatchSettings:
+    """The evaluation games' settings of a profile."""
+    return MatchSettings(node_budget=sizes["node_budget"], max_depth=sizes["max_depth"],
+                         max_plies=sizes["max_plies"])
+
+
+def _player_name(run: RunSpec, games: int) -> str:
+    """A checkpoint's name in the matches: ``"<run key>@<games>"``; at 0 games the replicate's
+    shared initial parameters, ``"initial/<replicate>@0"``."""
+    return f"initial/{run.replicate}@0" if games == 0 else f"{run.key}@{games}"
+
+
+def play_matches(out, train_folder, sizes: Mapping[str, Any], seed: int, *,
+                 workers: int | None = None, scheduler=None, progress: bool = False):
+    """Every evaluation game of the experiment, as one resumable tournament in ``out``.
+
+    * Round-robins of the algorithms (MDP reward) after each of ``table_points`` games, one per
+      replicate (the paper's Tables 2-4), ``round_robin_games`` per pairing;
+    * every run's parameters after each of ``curve_points`` games against the reference
+      opponent (the paper's Figs 1-2), ``gauntlet_games`` per point; at 0 games the replicate's
+      initial parameters (shared by its runs) play once.
+
+    Game ``r`` of pairing ``(a, b)`` has the seed ``derive_seed(derive_seed(seed, "matches"),
+    "game", a, b, r)`` (:func:`gamelib.play.tournament.schedule`), so the games do not depend on
+    which other pairings are played.
+
+    Returns
+    -------
+    (pandas.DataFrame, pandas.DataFrame)
+        Round-robin rows ``games, replicate, player, opponent, wins, draws, losses`` (both
+        directions) and gauntlet rows ``games, run, algorithm, reward, replicate, wins, draws,
+        losses`` (against the reference).
+    """
+    import pandas as pd
+    from gamelib.play.shogi import play_games
+
+    sizes = _check_sizes(sizes)
+    match = match_settings(sizes)
+    runs = runs_of(sizes)
+    players, rr_pairs, g_pairs = {}, [], []
+    points = sorted(set(sizes["curve_points"]) | set(sizes["table_points"]))
+    for point in points:
+        thetas = trained_theta(train_folder, sizes, seed, point)
+        for run in runs:
+            name = _player_name(run, point)
+            if name not in players:
+                players[name] = match.player(thetas[run.key])
+    players["reference"] = match.reference()
+    if "mdp" in sizes["rewards"]:
+        algos = sizes["algorithms"]
+        for point in sizes["table_points"]:
+            for rep in range(sizes["replicates"]):
+                for i, a in enumerate(algos):
+                    for b in algos[i + 1:]:
+                        rr_pairs.append((_player_name(RunSpec(a, "mdp", rep), point),
+                                         _player_name(RunSpec(b, "mdp", rep), point)))
+    for point in sizes["curve_points"]:
+        for name in dict.fromkeys(_player_name(run, point) for run in runs):
+            g_pairs.append((name, "reference"))
+    records = {}
+    for pairs, games, what in ((rr_pairs, sizes["round_robin_games"], "round-robin"),
+                               (g_pairs, sizes["gauntlet_games"], "gauntlet")):
+        if not pairs:
+            continue
+        used = {x for pair in pairs for x in pair}
+        result = play_games({k: v for k, v in players.items() if k in used}, pairs, games,
+                            derive_seed(seed, "matches", what), max_plies=match.max_plies,
+                            folder=Path(out) / what, workers=workers, scheduler=scheduler,
+                            progress=progress)
+        records.update(result.records)
+    rr_rows = []
+    for a, b in rr_pairs:
+        rec = records[(a, b)]
+        (pa, point), (pb, _) = a.split("@"), b.split("@")
+        rep = int(pa.split("/")[2])
+        for p, q, r in ((pa, pb, rec), (pb, pa, rec.reversed())):
+            rr_rows.append({"games": int(point), "replicate": rep, "player": p.split("/")[0],
+                            "opponent": q.split("/")[0], "wins": r.wins, "draws": r.draws,
+                            "losses": r.losses})
+    g_rows = []
+    for point in sizes["curve_points"]:
+        for run in runs:
+            rec = records[(_player_name(run, point), "reference")]
+            g_rows.append({"games": point, "run": run.key, "algorithm": run.algorithm,
+                           "reward": run.reward, "replicate": run.replicate, "wins": rec.wins,
+                           "draws": rec.draws, "losses": rec.losses})
+    rr_cols = ["games", "replicate", "player", "opponent", "wins", "draws", "losses"]
+    g_cols = ["games", "run", "algorithm", "reward", "replicate", "wins", "draws", "losses"]
+    return pd.DataFrame(rr_rows, columns=rr_cols), pd.DataFrame(g_rows, columns=g_cols)

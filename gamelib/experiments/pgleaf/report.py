@@ -1,0 +1,240 @@
+"""The whole run (training, matches, report) and its report files: written, and read back."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+
+from gamelib.evaluation import shogi as ev
+from gamelib.experiments.pgleaf.analysis import curves, elo, plot_curves, round_robin_table
+from gamelib.experiments.pgleaf.config import (PROFILES, _COLUMN_LABELS, _check_sizes, runs_of,
+                                               train_config)
+from gamelib.experiments.pgleaf.matches import play_matches
+from gamelib.experiments.pgleaf.paper import PAPER_TABLES, paper_table_markdown
+from gamelib.experiments.pgleaf.training import _STAT_COLUMNS, train, trained_theta
+from gamelib.experiments.registry import RunOptions, register
+
+
+@dataclass(frozen=True)
+class Report:
+    """What :func:`run_experiment` produced (also written as files into its folder).
+
+    Attributes
+    ----------
+    training : pandas.DataFrame
+        Per run and batch: games, sente wins, gote wins, draws, plies.
+    round_robin : pandas.DataFrame
+        Round-robin records of :func:`play_matches`.
+    gauntlet : pandas.DataFrame
+        Gauntlet records of :func:`play_matches`.
+    curves : pandas.DataFrame
+        :func:`curves` of the gauntlet.
+    elo : pandas.DataFrame
+        :func:`elo`.
+    timings : dict
+        Wall time (s) of each stage in this call.
+    """
+
+    training: Any
+    round_robin: Any
+    gauntlet: Any
+    curves: Any
+    elo: Any
+    timings: dict
+
+
+def training_frame(state: Mapping[str, np.ndarray], sizes: Mapping[str, Any]):
+    """Per-batch statistics of every run from a training state."""
+    import pandas as pd
+
+    frames = []
+    for run in runs_of(sizes):
+        stats = state[f"stats/{run.key}"]
+        f = pd.DataFrame(stats, columns=list(_STAT_COLUMNS))
+        f.insert(0, "games", sizes["M"] * (np.arange(len(f)) + 1))
+        f.insert(0, "replicate", run.replicate)
+        f.insert(0, "reward", run.reward)
+        f.insert(0, "algorithm", run.algorithm)
+        frames.append(f)
+    return pd.concat(frames, ignore_index=True)
+
+
+def _save_thetas(folder: Path, train_folder, sizes, seed) -> None:
+    points = sorted(set(sizes["table_points"]) | {sizes["n_games"]})
+    for point in points:
+        for key, theta in trained_theta(train_folder, sizes, seed, point).items():
+            name = key.replace("/", "_") + f"_{point}.npz"
+            ev.save_theta(folder / name, theta)
+
+
+def _write_report(out: Path, report: Report, sizes, seed, profile) -> None:
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    from gamelib.runtime.atomic import atomic_write_text
+    from gamelib.runtime.report import write_csv, write_figure
+
+    for frame, name in ((report.training, "training.csv"), (report.round_robin, "round_robin.csv"),
+                        (report.gauntlet, "gauntlet.csv"), (report.curves, "curves.csv"),
+                        (report.elo, "elo.csv")):
+        write_csv(out, name, frame)
+    lines = [f"# PGLeaf experiment, profile {profile}, seed {seed}", ""]
+    for point in sizes["table_points"]:
+        if report.round_robin.empty:
+            break
+        pooled = [None] if sizes["replicates"] > 1 else []
+        for rep in [*pooled, *range(sizes["replicates"])]:
+            which = "all replicates pooled" if rep is None else f"replicate {rep}"
+            table = round_robin_table(report.round_robin, point, rep)
+            lines += [f"## After {point} games ({which})", "",
+                      table.to_markdown(column_labels=_COLUMN_LABELS)]
+        if point in PAPER_TABLES:
+            lines += [f"## The paper after {point} games", "",
+                      paper_table_markdown(point), ""]
+    atomic_write_text(out / "tables.md", "\n".join(lines) + "\n")
+    with matplotlib.rc_context({"figure.figsize": (6.4, 4.0)}):
+        for k, reward in enumerate(sizes["rewards"]):
+            fig, ax = plt.subplots()
+            plot_curves(report.curves, reward, ax)
+            fig.tight_layout()
+            write_figure(fig, out / f"fig{k + 1}_{reward}.png")
+
+
+def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str = "custom",
+                   workers: int | None = None, scheduler=None, progress: bool = False,
+                   write: bool = True) -> Report:
+    """Run (or resume) the three stages in ``out`` and return the :class:`Report`.
+
+    Parameters
+    ----------
+    out : str or Path
+        The run folder: ``train/`` and ``matches/`` hold the resumable stages; the report files
+        (``training.csv``, ``round_robin.csv``, ``gauntlet.csv``, ``curves.csv``, ``elo.csv``,
+        ``tables.md``, ``fig1_mdp.png``, ``fig2_non_mdp.png``, ``theta/*.npz``,
+        ``provenance.json``) are written at its top when ``write``.
+    sizes : mapping
+        A profile of :data:`PROFILES` (possibly with overrides).
+    seed : int
+    profile : str
+        Its name (for the provenance).
+    workers, scheduler
+        Local processes or a Dask scheduler (results do not depend on them).
+    progress : bool
+        Progress bars.
+    write : bool
+        Write the report files.
+    """
+    sizes = _check_sizes(sizes)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    timings = {}
+    start = time.perf_counter()
+    trained = train(out / "train", sizes, seed, workers=workers, scheduler=scheduler,
+                    progress=progress)
+    timings["training"] = time.perf_counter() - start
+    start = time.perf_counter()
+    rr, g = play_matches(out / "matches", out / "train", sizes, seed, workers=workers,
+                         scheduler=scheduler, progress=progress)
+    timings["matches"] = time.perf_counter() - start
+    report = Report(training_frame(trained.state, sizes), rr, g, curves(g), elo(rr, g),
+                    timings)
+    if write:
+        start = time.perf_counter()
+        (out / "theta").mkdir(exist_ok=True)
+        _save_thetas(out / "theta", out / "train", sizes, seed)
+        _write_report(out, report, sizes, seed, profile)
+        timings["report"] = time.perf_counter() - start
+        _write_provenance(out, sizes, seed, profile, timings, trained.resumed_from, workers,
+                          scheduler)
+    return report
+
+
+def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[Report, dict]:
+    """Read the report files :func:`run_experiment` wrote into ``folder``.
+
+    Needs only the files at the run folder's top (``training.csv``, ``round_robin.csv``,
+    ``gauntlet.csv``, ``curves.csv``, ``elo.csv``, ``provenance.json``), not the checkpoints,
+    so a committed run can be shown and checked (:func:`claims`) without its ``train/`` and
+    ``matches/`` folders.
+
+    Parameters
+    ----------
+    folder : str or Path
+    expect : mapping, optional
+        The sizes the caller wants; a run made with other sizes is refused.
+
+    Returns
+    -------
+    report : Report
+        Its ``timings`` are the wall times (s) per stage summed over all invocations.
+    sizes : dict
+        The sizes the run was made with (validated like a profile).
+
+    Raises
+    ------
+    FileNotFoundError
+        When the folder is not a finished run (names the missing files).
+    ValueError
+        When ``provenance.json`` is damaged, is not a PGLeaf run's, or the run was made with
+        other sizes than ``expect`` (names them).
+    """
+    import pandas as pd
+
+    from gamelib.runtime.atomic import read_json
+
+    folder = Path(folder)
+    names = ("training", "round_robin", "gauntlet", "curves", "elo")
+    missing = [f"{n}.csv" for n in names if not (folder / f"{n}.csv").is_file()]
+    missing += [] if (folder / "provenance.json").is_file() else ["provenance.json"]
+    if missing:
+        raise FileNotFoundError(f"{folder} is not a finished PGLeaf run: missing "
+                                f"{', '.join(missing)}")
+    prov = read_json(folder / "provenance.json")
+    if prov.get("experiment") != "pgleaf":
+        raise ValueError(f"{folder / 'provenance.json'} is from experiment "
+                         f"{prov.get('experiment')!r}, not 'pgleaf'")
+    sizes = _check_sizes(prov["sizes"])
+    if expect is not None:
+        expect = json.loads(json.dumps(_check_sizes(expect)))
+        differ = sorted(k for k in set(sizes) | set(expect) if sizes.get(k) != expect.get(k))
+        if differ:
+            raise ValueError(f"{folder} was made with other sizes: " + ", ".join(
+                f"{k} {sizes.get(k)!r} (wanted {expect.get(k)!r})" for k in differ))
+    timings: dict[str, float] = {}
+    for invocation in prov.get("invocations", []):
+        for stage, seconds in invocation.get("wall_time_s", {}).items():
+            timings[stage] = timings.get(stage, 0.0) + float(seconds)
+    frames = {n: pd.read_csv(folder / f"{n}.csv") for n in names}
+    return Report(**frames, timings=timings), sizes
+
+
+def _write_provenance(out: Path, sizes, seed, profile, timings, resumed_from, workers,
+                      scheduler) -> None:
+    from gamelib.runtime.executor import Executor
+    from gamelib.runtime.report import append_provenance
+
+    append_provenance(out, "pgleaf", profile, seed, sizes, timings,
+                      executor=Executor(workers, scheduler).description,
+                      invocation_extra={"resumed_from_batch": resumed_from},
+                      train_config=train_config(sizes))
+
+
+@register("pgleaf", profiles=PROFILES,
+          description="PGLeaf vs TDLeaf(lambda), TD(lambda), REINFORCE on 5x5 shogi "
+                      "(Morioka & Igarashi, section 5)")
+def run(opts: RunOptions) -> Report:
+    """The command line's entry: :func:`run_experiment` with the options' sizes."""
+    report = run_experiment(opts.out, opts.sizes, opts.seed, profile=opts.profile,
+                            workers=opts.workers, scheduler=opts.scheduler,
+                            progress=opts.progress)
+    t = report.timings
+    print("wall time: " + ", ".join(f"{k} {v:.1f} s" for k, v in t.items()), flush=True)
+    games = len(runs_of(opts.sizes)) * int(opts.sizes["n_games"])
+    print(f"self-play: {games} games in the run ({t['training']:.1f} s in this call)",
+          flush=True)
+    return report

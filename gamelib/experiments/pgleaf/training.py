@@ -1,0 +1,153 @@
+"""Training: every run learns by self-play, all runs advancing together in batches of M games
+(one resumable :func:`gamelib.runtime.run_batched` run)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+from tqdm import tqdm
+
+from gamelib.evaluation import shogi as ev
+from gamelib.experiments.pgleaf.config import (RunSpec, _check_sizes, runs_of, settings_of,
+                                               train_config)
+from gamelib.learn.selfplay import mirror_replies, pg_update, play_pg_games, play_td_games
+from gamelib.runtime.checkpoint import CheckpointStore
+from gamelib.runtime.driver import run_batched
+from gamelib.runtime.seeds import derive_seed
+
+
+def initial_theta(seed: int, replicate: int) -> np.ndarray:
+    """Replicate ``replicate``'s starting parameters (shared by all its runs)."""
+    return ev.initial_theta(derive_seed(seed, "init", replicate), 1e-4)
+
+
+def _game_seeds(seed: int, run: RunSpec, first: int, count: int) -> np.ndarray:
+    return np.array([derive_seed(seed, "game", run.algorithm, run.reward, run.replicate, i,
+                                 bits=32) for i in range(first, first + count)], dtype=np.int64)
+
+
+def _pg_job(job):
+    theta, settings, seeds = job
+    return play_pg_games(theta, settings, seeds)
+
+
+def _td_job(job):
+    theta, settings, seeds = job
+    return play_td_games(theta, settings, seeds)
+
+
+_STAT_COLUMNS = ("sente_wins", "gote_wins", "draws", "plies", "gote_moves", "mirror_replies")
+
+
+def _stats_row(records, max_plies: int) -> np.ndarray:
+    """A batch's counts: results, plies, gote's moves and how many of them copied sente's
+    (left a position that is its own mirror, :func:`gamelib.learn.selfplay.mirror_replies`)."""
+    row = np.zeros(len(_STAT_COLUMNS), dtype=np.int64)
+    for rec in records:
+        row[min(rec.result, 3) - 1] += 1
+        row[3] += rec.plies
+        row[4] += rec.n_moves[1]
+        row[5] += mirror_replies(rec.moves, max_plies)
+    return row
+
+
+class _Progress:
+    """A tqdm bar over self-play games (all runs), created when the first batch starts."""
+
+    def __init__(self, total: int, per_batch: int, enabled: bool, desc: str):
+        self.total, self.per_batch, self.enabled, self.desc = total, per_batch, enabled, desc
+        self.bar = None
+
+    def update(self, index: int) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            self.bar = tqdm(total=self.total, initial=index * self.per_batch, unit="game",
+                            desc=self.desc, dynamic_ncols=True, smoothing=0.05)
+        self.bar.update(self.per_batch)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def train(folder, sizes: Mapping[str, Any], seed: int, *, workers: int | None = None,
+          scheduler=None, progress: bool = False):
+    """Run (or resume) the training stage in ``folder``; returns the
+    :class:`~gamelib.runtime.driver.RunResult` (its state maps ``"theta/<run key>"`` to the
+    parameters and ``"stats/<run key>"`` to per-batch counts: sente wins, gote wins, draws,
+    plies, gote's moves, gote's mirror replies)."""
+    sizes = _check_sizes(sizes)
+    config = train_config(sizes)
+    runs = runs_of(sizes)
+    settings = {run.key: settings_of(run, sizes) for run in runs}
+    m, per_job = sizes["M"], sizes["games_per_job"]
+    n_batches = sizes["n_games"] // m
+    bar = _Progress(n_batches * m * len(runs), m * len(runs), progress, "self-play games")
+
+    def init(cfg, run_seed):
+        state = {}
+        for run in runs:
+            state[f"theta/{run.key}"] = initial_theta(run_seed, run.replicate)
+            state[f"stats/{run.key}"] = np.zeros((0, len(_STAT_COLUMNS)), dtype=np.int64)
+        return state
+
+    def step(state, ctx):
+        first = ctx.index * m
+        jobs, owners = [], []
+        for run in runs:          # TD runs first: each is one long job
+            st = settings[run.key]
+            if not st.policy_gradient:
+                jobs.append((_td_job, (state[f"theta/{run.key}"], st,
+                                       _game_seeds(ctx.run_seed, run, first, m))))
+                owners.append(run.key)
+        for run in runs:
+            st = settings[run.key]
+            if st.policy_gradient:
+                seeds = _game_seeds(ctx.run_seed, run, first, m)
+                for j in range(0, m, per_job):
+                    jobs.append((_pg_job, (state[f"theta/{run.key}"], st, seeds[j:j + per_job])))
+                    owners.append(run.key)
+        results = ctx.map(_call, jobs, chunksize=1)
+        new = dict(state)
+        for run in runs:
+            mine = [res for res, key in zip(results, owners) if key == run.key]
+            st = settings[run.key]
+            if st.policy_gradient:
+                records = [rec for part in mine for rec in part]
+                new[f"theta/{run.key}"] = pg_update(state[f"theta/{run.key}"], records, st)
+            else:
+                new[f"theta/{run.key}"], records = mine[0]
+            new[f"stats/{run.key}"] = np.vstack([state[f"stats/{run.key}"],
+                                                 _stats_row(records, st.max_plies)[None, :]])
+        bar.update(ctx.index)
+        return new
+
+    keep = [p // m for p in sizes["keep_points"]]
+    try:
+        return run_batched(Path(folder), config=config, seed=seed, n_batches=n_batches,
+                           init=init, step=step, keep=keep, workers=workers,
+                           scheduler=scheduler, progress=False)
+    finally:
+        bar.close()
+
+
+def _call(job):
+    fn, args = job
+    return fn(args)
+
+
+def trained_theta(folder, sizes: Mapping[str, Any], seed: int, games: int) -> dict:
+    """``{run key: θ}`` after ``games`` games of every run (0: the initial parameters), read
+    from the kept checkpoints of a training folder."""
+    sizes = _check_sizes(sizes)
+    runs = runs_of(sizes)
+    if games == 0:
+        return {run.key: initial_theta(seed, run.replicate) for run in runs}
+    if games not in sizes["keep_points"]:
+        raise ValueError(f"no kept parameters after {games} games; kept: {sizes['keep_points']}")
+    with CheckpointStore(Path(folder), {"config": train_config(sizes), "seed": seed}) as store:
+        arrays = store.load(tag=f"batch-{games // sizes['M']}").arrays
+    return {run.key: arrays[f"theta/{run.key}"] for run in runs}
