@@ -72,6 +72,7 @@ class Experiment:
     run: Callable[[RunOptions], Any]
     profiles: Mapping[str, Mapping[str, Any]]
     description: str = ""
+    aliases: tuple = ()
 
 
 @dataclass
@@ -81,8 +82,10 @@ class Registry:
     experiments: dict = field(default_factory=dict)
 
     def register(self, name: str, *, profiles: Mapping[str, Mapping[str, Any]],
-                 description: str = "") -> Callable:
-        """Decorator registering ``run(options)`` as experiment ``name``."""
+                 description: str = "", aliases: tuple = ()) -> Callable:
+        """Decorator registering ``run(options)`` as experiment ``name`` -- the name of its
+        chapter and of its results folder. ``aliases``: former names, still understood (e.g.
+        in the provenance of runs made before a rename)."""
         if not isinstance(name, str) or not name.isidentifier():
             raise ValueError(f"experiment name must be an identifier, got {name!r}")
         validate_profiles(profiles)
@@ -96,7 +99,8 @@ class Registry:
                 raise ValueError(f"experiment {name!r} is already registered (by "
                                  f"{self.experiments[name].run.__module__})")
             self.experiments[name] = Experiment(name, run, {k: dict(v) for k, v in
-                                                            profiles.items()}, description)
+                                                            profiles.items()}, description,
+                                                tuple(aliases))
             return run
 
         return decorator
@@ -106,7 +110,11 @@ class Registry:
         return sorted(self.experiments)
 
     def get(self, name: str) -> Experiment:
-        """The experiment ``name``; ``ValueError`` listing the registered ones otherwise."""
+        """The experiment ``name`` (or a former name of it); ``ValueError`` listing the
+        registered ones otherwise."""
+        for experiment in self.experiments.values():
+            if name in experiment.aliases:
+                return experiment
         if name not in self.experiments:
             valid = ", ".join(self.names()) or "none registered yet"
             raise ValueError(f"unknown experiment {name!r}; valid experiments: {valid}")
@@ -123,6 +131,7 @@ class Registry:
         or override keys raise ``ValueError`` listing the valid ones.
         """
         experiment = self.get(name)
+        name = experiment.name
         if profile not in experiment.profiles:
             raise ValueError(f"unknown profile {profile!r} for experiment {name!r}; valid "
                              f"profiles: {', '.join(sorted(experiment.profiles))}")

@@ -19,8 +19,8 @@ RUNS = sorted(p.parent for p in PAPER.glob("*/seed-*/provenance.json"))
 
 #: Files every finished run of an experiment has at its top (what the chapters read).
 REPORT_FILES = {
-    "elmo": ["curves.csv", "final.csv", "matches.csv", "teacher_summary.json", "verdict.md"],
-    "bonanza": ["history.csv", "summary.csv", "piece_values.csv", "matches.csv"],
+    "elmo_shogi": ["curves.csv", "final.csv", "matches.csv", "teacher_summary.json", "verdict.md"],
+    "bonanza_shogi": ["history.csv", "summary.csv", "piece_values.csv", "matches.csv"],
     "pgleaf": ["training.csv", "round_robin.csv", "gauntlet.csv", "curves.csv", "elo.csv",
                "tables.md"],
 }
@@ -65,3 +65,15 @@ def test_committed_pgleaf_run_reads_back_and_is_complete(run: Path):
     assert ((g.wins + g.draws + g.losses) == sizes["gauntlet_games"]).all()
     assert len(g[g.games > 0]) == n_runs * len([p for p in sizes["curve_points"] if p > 0])
     assert len(report.training) == n_runs * sizes["n_games"] // sizes["M"]
+
+
+def test_every_experiment_has_a_chapter_and_a_results_folder_of_its_name():
+    """One name per study: the registry, the chapter (``notebooks/<name>.ipynb``) and the
+    committed paper runs (``data/results/paper/<name>/``) use the same name."""
+    discover()
+    for name in REGISTRY.names():
+        assert (nb.notebooks_dir() / f"{name}.ipynb").is_file(), f"no chapter named {name!r}"
+        assert (PAPER / name).is_dir(), f"no data/results/paper/{name}/ for experiment {name!r}"
+    for run in RUNS:
+        assert REGISTRY.get(json.loads((run / "provenance.json").read_text())["experiment"]).name \
+            == run.parent.name, f"{run} holds another experiment's run"

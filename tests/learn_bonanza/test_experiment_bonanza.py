@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gamelib.experiments import bonanza as B
+from gamelib.experiments import bonanza_shogi as B
 from gamelib.experiments.cli import main as cli_main
 from gamelib.learn.records import read_records
 
@@ -79,11 +79,11 @@ def test_bad_sizes(change, message, tmp_path):
 
 def test_cli(tmp_path, capsys):
     out = tmp_path / "cli"
-    args = ["bonanza", "--out", str(out), "--workers", "1", "--no-progress", "--seed", "1"]
+    args = ["bonanza_shogi", "--out", str(out), "--workers", "1", "--no-progress", "--seed", "1"]
     for key, value in TINY.items():
         args += ["-p", key, json.dumps(value)]
     assert cli_main(args + ["-p", "match_games", "0", "-p", "n_epochs", "1"]) == 0
-    assert "bonanza: done" in capsys.readouterr().out
+    assert "bonanza_shogi: done" in capsys.readouterr().out
     assert (out / "history.csv").is_file()
-    assert cli_main(["bonanza", "--out", str(tmp_path / "x"), "-p", "n_gamez", "3"]) == 2
+    assert cli_main(["bonanza_shogi", "--out", str(tmp_path / "x"), "-p", "n_gamez", "3"]) == 2
     assert "unknown parameter(s) 'n_gamez'" in capsys.readouterr().err

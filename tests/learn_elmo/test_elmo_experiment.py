@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gamelib.experiments import elmo as X
+from gamelib.experiments import elmo_shogi as X
 from gamelib.experiments.cli import main
 
 TINY = ["-p", "n_games", "6", "-p", "games_per_batch", "3", "-p", "node_budget", "200",
@@ -16,7 +16,7 @@ TINY = ["-p", "n_games", "6", "-p", "games_per_batch", "3", "-p", "node_budget",
 
 def test_cli_runs_resumes_and_reports(tmp_path, capsys):
     out = tmp_path / "run"
-    assert main(["elmo", "--out", str(out), "--workers", "1", "--no-progress", *TINY]) == 0
+    assert main(["elmo_shogi", "--out", str(out), "--workers", "1", "--no-progress", *TINY]) == 0
     text = capsys.readouterr().out
     assert "K =" in text and "verdict" in text
     assert "Held-out cross-entropy" in (out / "verdict.md").read_text()
@@ -33,9 +33,9 @@ def test_cli_runs_resumes_and_reports(tmp_path, capsys):
     assert summary["scale"] > 0 and summary["train_positions"] + summary["test_positions"] \
         <= summary["positions"]
     first = (out / "curves.csv").read_text()
-    assert main(["elmo", "--out", str(out), "--workers", "1", "--no-progress", *TINY]) == 0
+    assert main(["elmo_shogi", "--out", str(out), "--workers", "1", "--no-progress", *TINY]) == 0
     assert (out / "curves.csv").read_text() == first
-    assert main(["elmo", "--out", str(out), "--no-progress", *TINY, "-p", "node_budget", "300"]) == 2
+    assert main(["elmo_shogi", "--out", str(out), "--no-progress", *TINY, "-p", "node_budget", "300"]) == 2
 
 
 def test_bad_sizes_and_split():

@@ -1,7 +1,7 @@
 """The Bonanza method on 5×5 shogi, end to end: teacher records, learners, held-out agreement, matches.
 
-``python -m gamelib.experiments bonanza --profile quick|paper [--seed S] [--out DIR]`` runs four
-resumable stages into the run folder (default ``data/results/<profile>/bonanza/seed-<S>``):
+``python -m gamelib.experiments bonanza_shogi --profile quick|paper [--seed S] [--out DIR]`` runs four
+resumable stages into the run folder (default ``data/results/<profile>/bonanza_shogi/seed-<S>``):
 
 1. **Records** (``records/``, then ``records.txt``): ``n_games`` self-play games of the
    reference opponent at ``teacher_nodes`` nodes per move after ``opening_plies`` uniformly
@@ -499,11 +499,11 @@ def _write_report(out: Path, report: Report, sizes, seed, profile, workers, sche
         plot_piece_values(report.piece_values, ax)
         fig.tight_layout()
         write_figure(fig, out / "piece_values.png")
-    append_provenance(out, "bonanza", profile, seed, sizes, report.timings,
+    append_provenance(out, "bonanza_shogi", profile, seed, sizes, report.timings,
                       executor=Executor(workers, scheduler).description)
 
 
-@register("bonanza", profiles=PROFILES,
+@register("bonanza_shogi", aliases=("bonanza",), profiles=PROFILES,
           description="the Bonanza method on 5x5 shogi: teacher records, batch vs mini-batch, "
                       "constraint, L1, matches")
 def run(opts: RunOptions) -> Report:

@@ -1,7 +1,7 @@
 """elmo's loss on 5×5 shogi: teacher data, a λ sweep against Apery's squared error, matches.
 
-``python -m gamelib.experiments elmo --profile quick|paper [--seed S] [--out DIR]`` runs four
-stages into the run folder (default ``data/results/<profile>/elmo/seed-<S>``):
+``python -m gamelib.experiments elmo_shogi --profile quick|paper [--seed S] [--out DIR]`` runs four
+stages into the run folder (default ``data/results/<profile>/elmo_shogi/seed-<S>``):
 
 1. **Teacher data** (``teacher/``, then ``teacher.npz``): ``n_games`` self-play games of the
    reference evaluation (:mod:`gamelib.learn.teacher`: random opening of ``opening_plies``, deep
@@ -367,11 +367,11 @@ def _write_report(out: Path, report: Report, sizes, seed, profile) -> None:
         plot_curves(report.curves, ax)
         fig.tight_layout()
         write_figure(fig, out / "curves.png")
-    append_provenance(out, "elmo", profile, seed, sizes, report.timings,
+    append_provenance(out, "elmo_shogi", profile, seed, sizes, report.timings,
                       teacher_settings=teacher_settings(sizes).as_dict(), optimizer=L.OPTIMIZER)
 
 
-@register("elmo", profiles=PROFILES,
+@register("elmo_shogi", aliases=("elmo",), profiles=PROFILES,
           description="elmo's loss on 5x5 shogi: teacher self-play, lambda sweep vs Apery's "
                       "squared error, matches")
 def run(opts: RunOptions) -> Report:
