@@ -99,13 +99,13 @@ def test_registration_rules():
 
 def test_discover_finds_experiment_modules_in_the_package(tmp_path, monkeypatch):
     import gamelib.experiments as package
+    discover()    # the real experiments register into the real table first, not the one below
     (tmp_path / "zz_probe.py").write_text(
         "from gamelib.experiments.registry import register\n"
         "@register('probe', profiles={'quick': {'n': 1}, 'paper': {'n': 2}})\n"
         "def run(opts):\n    pass\n")
     (tmp_path / "_private.py").write_text("raise RuntimeError('must not be imported')\n")
     monkeypatch.setattr(package, "__path__", [*package.__path__, str(tmp_path)])
-    discover()    # the real experiments register into the real table first, not the one below
     monkeypatch.setattr(REGISTRY, "experiments", {})
     monkeypatch.delitem(sys.modules, "gamelib.experiments.zz_probe", raising=False)
     try:
