@@ -32,7 +32,6 @@ resumes every stage and ends with the same numbers, whatever the number of worke
 from __future__ import annotations
 
 import hashlib
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -44,10 +43,12 @@ from gamelib.evaluation.reference import REFERENCE_QDEPTH, reference_theta
 from gamelib.runtime.atomic import atomic_write_json, atomic_write_text
 from gamelib.runtime.checkpoint import CheckpointStore
 from gamelib.runtime.driver import run_batched
+from gamelib.runtime.profiles import check_integer, check_missing, check_number
 from gamelib.experiments.registry import RunOptions, register
+from gamelib.experiments.run_folder import RunFolder
 from gamelib.runtime.seeds import derive_rng, derive_seed
 from gamelib.learn import bonanza_shogi as bs
-from gamelib.learn.records import format_record, parse_records
+from gamelib.learn.records import FORMAT_NAME, format_record, parse_records
 
 __all__ = ["PROFILES", "VARIANTS", "GAMES_PER_BATCH", "Report", "teacher_settings",
            "variant_settings", "generate_records", "split", "initial_theta", "train_variant",
@@ -85,29 +86,17 @@ VARIANTS = {
 
 
 def _check_sizes(sizes: Mapping[str, Any]) -> dict:
-    sizes = dict(sizes)
-    missing = sorted(set(PROFILES["quick"]) - set(sizes))
-    if missing:
-        raise ValueError(f"missing size(s) {missing} for the bonanza experiment")
+    sizes = check_missing(sizes, PROFILES["quick"], "the bonanza_shogi experiment")
     for name in ("n_games", "teacher_nodes", "n_epochs", "batch_size", "batch_refresh_every",
                  "n_train_eval", "match_nodes"):
-        v = sizes[name]
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+        check_integer(name, sizes[name], 1)
     for name in ("opening_plies", "qdepth", "match_games", "match_opening_plies"):
-        v = sizes[name]
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise ValueError(f"{name} must be a non-negative integer, got {v!r}")
-    tf = sizes["test_fraction"]
-    if isinstance(tf, bool) or not isinstance(tf, (int, float)) or not 0 < tf < 1:
-        raise ValueError(f"test_fraction must be strictly between 0 and 1, got {tf!r}")
+        check_integer(name, sizes[name], 0)
+    tf = check_number("test_fraction", sizes["test_fraction"], 0, 1, low_open=True,
+                      high_open=True)
     for name in ("batch_learning_rate", "minibatch_learning_rate"):
-        v = sizes[name]
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
-            raise ValueError(f"{name} must be a positive number, got {v!r}")
-    v = sizes["l1_weight"]
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
-        raise ValueError(f"l1_weight must be a number >= 0, got {v!r}")
+        check_number(name, sizes[name], 0, low_open=True)
+    check_number("l1_weight", sizes["l1_weight"], 0)
     variants = sizes["variants"]
     if not isinstance(variants, (list, tuple)) or not variants or len(set(variants)) != \
             len(variants) or any(v not in VARIANTS for v in variants):
@@ -183,7 +172,6 @@ def generate_records(folder, sizes, seed: int, *, workers=None, scheduler=None,
                          progress=progress, desc="teacher games")
     body = result.state["text"].tobytes().decode()
     header = "".join(f"# {line}\n" for line in _records_header(sizes, seed))
-    from gamelib.learn.records import FORMAT_NAME
     return (f"# {FORMAT_NAME}: SFEN | USI moves | result (sente/gote/draw/*) | reason\n"
             + header + body)
 
@@ -437,50 +425,47 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
     from gamelib.runtime.executor import Executor
 
     sizes = _check_sizes(sizes)
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    timings = {}
-    start = time.perf_counter()
-    text = generate_records(out / "records", sizes, seed, workers=workers, scheduler=scheduler,
-                            progress=progress)
-    timings["records"] = time.perf_counter() - start
+    folder = RunFolder(out, "bonanza_shogi", profile, seed, sizes, workers=workers,
+                       scheduler=scheduler)
+    out = folder.out
+    with folder.stage("records"):
+        text = generate_records(out / "records", sizes, seed, workers=workers,
+                                scheduler=scheduler, progress=progress)
     records_sha = hashlib.sha256(text.encode()).hexdigest()
     games = parse_records(text, "records.txt")
     data = split(games, sizes, seed)
     theta0 = initial_theta(seed)
-    start = time.perf_counter()
     frames, thetas = [], {}
-    for variant in sizes["variants"]:
-        res = train_variant(out / "train" / variant, variant, data, sizes, seed, records_sha,
-                            workers=workers, scheduler=scheduler, progress=progress)
-        thetas[variant] = res.state["theta"]
-        f = pd.DataFrame(res.state["history"], columns=list(HISTORY_COLUMNS))
-        for c in ("epoch", "steps", "positions_searched", "nonzero_weights"):
-            f[c] = f[c].astype(np.int64)
-        f.insert(0, "variant", variant)
-        frames.append(f)
+    with folder.stage("training"):
+        for variant in sizes["variants"]:
+            res = train_variant(out / "train" / variant, variant, data, sizes, seed, records_sha,
+                                workers=workers, scheduler=scheduler, progress=progress)
+            thetas[variant] = res.state["theta"]
+            f = pd.DataFrame(res.state["history"], columns=list(HISTORY_COLUMNS))
+            for c in ("epoch", "steps", "positions_searched", "nonzero_weights"):
+                f[c] = f[c].astype(np.int64)
+            f.insert(0, "variant", variant)
+            frames.append(f)
     history = pd.concat(frames, ignore_index=True)
-    timings["training"] = time.perf_counter() - start
-    start = time.perf_counter()
-    matches = play_matches(out / "matches", thetas, theta0, sizes, seed, workers=workers,
-                           scheduler=scheduler, progress=progress)
-    timings["matches"] = time.perf_counter() - start
+    with folder.stage("matches"):
+        matches = play_matches(out / "matches", thetas, theta0, sizes, seed, workers=workers,
+                               scheduler=scheduler, progress=progress)
     with Executor(workers, scheduler) as ex:
         summary = _summary(history, data, theta0, sizes, ex.map)
     pieces = bs.material_table({"initial": theta0, "teacher": reference_theta(), **thetas})
     report = Report(text, _records_summary(games, data, sizes, seed), history, summary, pieces,
-                    matches, thetas, timings)
+                    matches, thetas, folder.timings)
     if write:
-        _write_report(out, report, sizes, seed, profile, workers, scheduler)
+        _write_report(out, report)
+        folder.finish()
     return report
 
 
-def _write_report(out: Path, report: Report, sizes, seed, profile, workers, scheduler) -> None:
+def _write_report(out: Path, report: Report) -> None:
     import matplotlib
     import matplotlib.pyplot as plt
 
-    from gamelib.runtime.executor import Executor
-    from gamelib.runtime.report import append_provenance, write_csv, write_figure
+    from gamelib.runtime.report import write_csv, write_figure
 
     atomic_write_text(out / "records.txt", report.records_text)
     atomic_write_json(out / "records_summary.json", report.records_summary)
@@ -499,8 +484,7 @@ def _write_report(out: Path, report: Report, sizes, seed, profile, workers, sche
         plot_piece_values(report.piece_values, ax)
         fig.tight_layout()
         write_figure(fig, out / "piece_values.png")
-    append_provenance(out, "bonanza_shogi", profile, seed, sizes, report.timings,
-                      executor=Executor(workers, scheduler).description)
+
 
 
 @register("bonanza_shogi", aliases=("bonanza",), profiles=PROFILES,

@@ -29,7 +29,6 @@ numbers do not depend on the number of workers.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -38,6 +37,8 @@ import numpy as np
 
 from gamelib.evaluation import shogi as ev
 from gamelib.experiments.registry import RunOptions, register
+from gamelib.experiments.run_folder import RunFolder
+from gamelib.runtime.profiles import check_integer, check_missing, check_number
 from gamelib.runtime.seeds import derive_rng, derive_seed
 from gamelib.learn import elmo_train as L
 from gamelib.learn import teacher as T
@@ -59,33 +60,23 @@ _MAX_PLIES = 300
 
 
 def _check_sizes(sizes: Mapping[str, Any]) -> dict:
-    sizes = dict(sizes)
-    missing = sorted(set(PROFILES["quick"]) - set(sizes))
-    if missing:
-        raise ValueError(f"missing size(s) {missing} for the elmo experiment")
-    for name in ("n_games", "games_per_batch", "node_budget", "n_epochs", "batch_size",
-                 "evals_per_epoch", "match_games", "match_node_budget"):
-        v = sizes[name]
-        if isinstance(v, bool) or not isinstance(v, int) or v < (0 if name == "n_epochs" else 1):
-            raise ValueError(f"{name} must be a positive integer, got {v!r}")
-    for name in ("opening_plies", "match_opening_plies"):
-        v = sizes[name]
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise ValueError(f"{name} must be a non-negative integer, got {v!r}")
+    sizes = check_missing(sizes, PROFILES["quick"], "the elmo_shogi experiment")
+    for name in ("n_games", "games_per_batch", "node_budget", "batch_size", "evals_per_epoch",
+                 "match_games", "match_node_budget"):
+        check_integer(name, sizes[name], 1)
+    for name in ("n_epochs", "opening_plies", "match_opening_plies"):
+        check_integer(name, sizes[name], 0)
     if sizes["n_games"] % sizes["games_per_batch"]:
         raise ValueError(f"n_games ({sizes['n_games']}) must be a multiple of games_per_batch "
                          f"({sizes['games_per_batch']})")
-    if not 0 < sizes["test_fraction"] < 1:
-        raise ValueError(f"test_fraction must lie in (0, 1), got {sizes['test_fraction']!r}")
+    check_number("test_fraction", sizes["test_fraction"], 0, 1, low_open=True, high_open=True)
     lams = sizes["lambdas"]
     if not isinstance(lams, (list, tuple)) or not lams or any(
             isinstance(x, bool) or not isinstance(x, (int, float)) or x < 0 for x in lams):
         raise ValueError(f"lambdas must be a non-empty list of numbers >= 0, got {lams!r}")
     if len(set(float(x) for x in lams)) != len(lams):
         raise ValueError(f"lambdas must be distinct, got {lams!r}")
-    lr = sizes["learning_rate"]
-    if isinstance(lr, bool) or not isinstance(lr, (int, float)) or not lr > 0:
-        raise ValueError(f"learning_rate must be positive, got {lr!r}")
+    check_number("learning_rate", sizes["learning_rate"], 0, low_open=True)
     return sizes
 
 
@@ -225,34 +216,32 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
     """Run (or resume) the four stages in ``out`` and return the :class:`Report` (see the
     module docstring; ``write`` writes the report files)."""
     sizes = _check_sizes(sizes)
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    timings = {}
-    start = time.perf_counter()
+    folder = RunFolder(out, "elmo_shogi", profile, seed, sizes, workers=workers,
+                       scheduler=scheduler)
+    out = folder.out
     settings = teacher_settings(sizes)
-    data_file = out / "teacher.npz"
-    positions = T.generate(out / "teacher", sizes["n_games"], settings, seed,
-                           games_per_batch=sizes["games_per_batch"], workers=workers,
-                           scheduler=scheduler, progress=progress)
+    with folder.stage("teacher"):
+        positions = T.generate(out / "teacher", sizes["n_games"], settings, seed,
+                               games_per_batch=sizes["games_per_batch"], workers=workers,
+                               scheduler=scheduler, progress=progress)
+        if write:
+            T.save_teacher(out / "teacher.npz", positions, settings, seed)
+    with folder.stage("learning"):
+        rows_train, rows_test = split_games(positions, float(sizes["test_fraction"]), seed)
+        train, kept_train = T.leaf_batch(positions, rows_train, draws="drop")
+        test, kept_test = T.leaf_batch(positions, rows_test, draws="drop")
+        scale = L.fit_scale(train.deep_eval, train.result)
+        summary = T.summary(positions)
+        summary.update({"train_positions": int(kept_train.size),
+                        "test_positions": int(kept_test.size), "scale": scale,
+                        "scale_in_pawns": scale / ev.PIECE_VALUES["P"]})
+        thetas, curves, final = _train_all(train, test, sizes, seed, scale)
+    with folder.stage("matches"):
+        matches = _play(out / "matches", thetas, sizes, seed, workers, scheduler, progress)
+    report = Report(summary, curves, final, matches, thetas, positions, folder.timings)
     if write:
-        T.save_teacher(data_file, positions, settings, seed)
-    timings["teacher"] = time.perf_counter() - start
-    start = time.perf_counter()
-    rows_train, rows_test = split_games(positions, float(sizes["test_fraction"]), seed)
-    train, kept_train = T.leaf_batch(positions, rows_train, draws="drop")
-    test, kept_test = T.leaf_batch(positions, rows_test, draws="drop")
-    scale = L.fit_scale(train.deep_eval, train.result)
-    summary = T.summary(positions)
-    summary.update({"train_positions": int(kept_train.size), "test_positions": int(kept_test.size),
-                    "scale": scale, "scale_in_pawns": scale / ev.PIECE_VALUES["P"]})
-    thetas, curves, final = _train_all(train, test, sizes, seed, scale)
-    timings["learning"] = time.perf_counter() - start
-    start = time.perf_counter()
-    matches = _play(out / "matches", thetas, sizes, seed, workers, scheduler, progress)
-    timings["matches"] = time.perf_counter() - start
-    report = Report(summary, curves, final, matches, thetas, positions, timings)
-    if write:
-        _write_report(out, report, sizes, seed, profile)
+        _write_report(out, report)
+        folder.finish(teacher_settings=settings.as_dict(), optimizer=L.OPTIMIZER)
     return report
 
 
@@ -346,12 +335,12 @@ def verdict_text(report: Report, alpha: float = 0.01) -> str:
     return "\n\n".join(lines) + "\n"
 
 
-def _write_report(out: Path, report: Report, sizes, seed, profile) -> None:
+def _write_report(out: Path, report: Report) -> None:
     import matplotlib
     import matplotlib.pyplot as plt
 
     from gamelib.runtime.atomic import atomic_write_json, atomic_write_text
-    from gamelib.runtime.report import append_provenance, write_csv, write_figure
+    from gamelib.runtime.report import write_csv, write_figure
 
     write_csv(out, "curves.csv", report.curves)
     write_csv(out, "final.csv", report.final)
@@ -367,8 +356,7 @@ def _write_report(out: Path, report: Report, sizes, seed, profile) -> None:
         plot_curves(report.curves, ax)
         fig.tight_layout()
         write_figure(fig, out / "curves.png")
-    append_provenance(out, "elmo_shogi", profile, seed, sizes, report.timings,
-                      teacher_settings=teacher_settings(sizes).as_dict(), optimizer=L.OPTIMIZER)
+
 
 
 @register("elmo_shogi", aliases=("elmo",), profiles=PROFILES,

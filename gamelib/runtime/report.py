@@ -20,7 +20,8 @@ from typing import Any, Mapping
 from gamelib.runtime.atomic import (atomic_write_bytes, atomic_write_json, atomic_write_text,
                                         read_json)
 
-__all__ = ["write_csv", "write_figure", "git_commit", "machine", "append_provenance"]
+__all__ = ["write_csv", "write_figure", "git_commit", "machine", "append_provenance",
+           "stage_totals"]
 
 
 def write_csv(out: Path, name: str, frame, index: bool = False) -> Path:
@@ -63,7 +64,7 @@ def machine() -> dict:
 def append_provenance(out: Path, experiment: str, profile: str, seed: int,
                       sizes: Mapping[str, Any], wall_time_s: Mapping[str, float], *,
                       executor: str | None = None, invocation_extra: Mapping[str, Any] = (),
-                      **fields) -> Path:
+                      totals: Mapping[str, float] | None = None, **fields) -> Path:
     """Add this invocation to ``out/provenance.json`` (created on the first one).
 
     Parameters
@@ -78,11 +79,15 @@ def append_provenance(out: Path, experiment: str, profile: str, seed: int,
         Where the work ran (:attr:`gamelib.runtime.executor.Executor.description`).
     invocation_extra : mapping
         More entries for this invocation (e.g. the batch a run resumed from).
+    totals : mapping, optional
+        Seconds per stage over every invocation of the run, those that were killed before they
+        could write here included (:attr:`gamelib.runtime.stages.StageClock.totals`).
     **fields
         More top-level entries (e.g. the teacher's settings).
 
     The file holds ``invocations`` (git commit, finish time, wall time per stage, executor,
-    machine; one per invocation) and ``wall_time_total_s`` over all of them.
+    machine; one per finishing invocation), ``wall_time_by_stage_s`` (``totals``, or the sum of
+    the invocations') and ``wall_time_total_s``.
     """
     path = Path(out) / "provenance.json"
     previous = read_json(path).get("invocations", []) if path.exists() else []
@@ -92,7 +97,24 @@ def append_provenance(out: Path, experiment: str, profile: str, seed: int,
     if executor is not None:
         invocation["executor"] = executor
     invocations = previous + [invocation]
-    total = sum(sum(i.get("wall_time_s", {}).values()) for i in invocations)
+    if totals is None:
+        totals = {}
+        for inv in invocations:
+            for stage, seconds in inv.get("wall_time_s", {}).items():
+                totals[stage] = totals.get(stage, 0.0) + float(seconds)
     return atomic_write_json(path, {"experiment": experiment, "profile": profile, "seed": seed,
                                     "sizes": dict(sizes), **fields, "invocations": invocations,
-                                    "wall_time_total_s": total})
+                                    "wall_time_by_stage_s": dict(totals),
+                                    "wall_time_total_s": sum(totals.values())})
+
+
+def stage_totals(provenance: Mapping[str, Any]) -> dict[str, float]:
+    """Seconds per stage of a whole run from its provenance record (older records without
+    ``wall_time_by_stage_s``: the sum over their finishing invocations)."""
+    if "wall_time_by_stage_s" in provenance:
+        return {k: float(v) for k, v in provenance["wall_time_by_stage_s"].items()}
+    totals: dict[str, float] = {}
+    for invocation in provenance.get("invocations", []):
+        for stage, seconds in invocation.get("wall_time_s", {}).items():
+            totals[stage] = totals.get(stage, 0.0) + float(seconds)
+    return totals

@@ -9,6 +9,7 @@ from typing import Any, Mapping
 
 from gamelib.evaluation import shogi as ev
 from gamelib.learn.selfplay import ALGORITHMS, REWARDS, LearnerSettings
+from gamelib.runtime.profiles import check_integer, check_missing, check_number
 
 #: Display names and the paper's abbreviations.
 ALGORITHM_LABELS = {"pgleaf": "PGLeaf", "reinforce": "REINFORCE", "tdleaf": "TDLeaf(λ)",
@@ -69,15 +70,10 @@ def _int_list(sizes, name, low=0):
 
 
 def _check_sizes(sizes: Mapping[str, Any]) -> dict:
-    sizes = dict(sizes)
-    missing = sorted(set(PROFILES["quick"]) - set(sizes))
-    if missing:
-        raise ValueError(f"missing size(s) {missing} for the pgleaf experiment")
+    sizes = check_missing(sizes, PROFILES["quick"], "the pgleaf experiment")
     for name in ("n_games", "replicates", "M", "round_robin_games", "gauntlet_games",
                  "node_budget", "max_depth", "max_plies", "games_per_job"):
-        v = sizes[name]
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+        check_integer(name, sizes[name], 1)
     if sizes["n_games"] % sizes["M"]:
         raise ValueError(f"n_games ({sizes['n_games']}) must be a multiple of M ({sizes['M']}), "
                          f"the games per batch")
@@ -98,15 +94,9 @@ def _check_sizes(sizes: Mapping[str, Any]) -> dict:
     if bad:
         raise ValueError(f"table_points and curve_points {bad} must be in keep_points {keep} "
                          f"(only kept parameters can play)")
-    alpha = sizes["alpha"]
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not alpha > 0:
-        raise ValueError(f"alpha must be a positive number, got {alpha!r}")
-    lam = sizes["lam"]
-    if isinstance(lam, bool) or not isinstance(lam, (int, float)) or not 0 <= lam <= 1:
-        raise ValueError(f"lam must be in [0, 1], got {lam!r}")
-    beta = sizes["beta"]
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not beta > 0:
-        raise ValueError(f"beta must be a positive number, got {beta!r}")
+    check_number("alpha", sizes["alpha"], 0, low_open=True)
+    check_number("lam", sizes["lam"], 0, 1)
+    check_number("beta", sizes["beta"], 0, low_open=True)
     return sizes
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -18,6 +16,7 @@ from gamelib.experiments.pgleaf.matches import play_matches
 from gamelib.experiments.pgleaf.paper import PAPER_TABLES, paper_table_markdown
 from gamelib.experiments.pgleaf.training import _STAT_COLUMNS, train, trained_theta
 from gamelib.experiments.registry import RunOptions, register
+from gamelib.experiments.run_folder import RunFolder, read_run
 
 
 @dataclass(frozen=True)
@@ -37,7 +36,8 @@ class Report:
     elo : pandas.DataFrame
         :func:`elo`.
     timings : dict
-        Wall time (s) of each stage in this call.
+        Wall time (s) of each stage: in this call (:func:`run_experiment`), or over every
+        invocation of the run (:func:`load_report`).
     """
 
     training: Any
@@ -130,27 +130,23 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
         Write the report files.
     """
     sizes = _check_sizes(sizes)
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    timings = {}
-    start = time.perf_counter()
-    trained = train(out / "train", sizes, seed, workers=workers, scheduler=scheduler,
-                    progress=progress)
-    timings["training"] = time.perf_counter() - start
-    start = time.perf_counter()
-    rr, g = play_matches(out / "matches", out / "train", sizes, seed, workers=workers,
-                         scheduler=scheduler, progress=progress)
-    timings["matches"] = time.perf_counter() - start
+    folder = RunFolder(out, "pgleaf", profile, seed, sizes, workers=workers, scheduler=scheduler)
+    out = folder.out
+    with folder.stage("training"):
+        trained = train(out / "train", sizes, seed, workers=workers, scheduler=scheduler,
+                        progress=progress)
+    with folder.stage("matches"):
+        rr, g = play_matches(out / "matches", out / "train", sizes, seed, workers=workers,
+                             scheduler=scheduler, progress=progress)
     report = Report(training_frame(trained.state, sizes), rr, g, curves(g), elo(rr, g),
-                    timings)
+                    folder.timings)
     if write:
-        start = time.perf_counter()
-        (out / "theta").mkdir(exist_ok=True)
-        _save_thetas(out / "theta", out / "train", sizes, seed)
-        _write_report(out, report, sizes, seed, profile)
-        timings["report"] = time.perf_counter() - start
-        _write_provenance(out, sizes, seed, profile, timings, trained.resumed_from, workers,
-                          scheduler)
+        with folder.stage("report"):
+            (out / "theta").mkdir(exist_ok=True)
+            _save_thetas(out / "theta", out / "train", sizes, seed)
+            _write_report(out, report, sizes, seed, profile)
+        folder.finish(invocation_extra={"resumed_from_batch": trained.resumed_from},
+                      train_config=train_config(sizes))
     return report
 
 
@@ -183,45 +179,10 @@ def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[Report
         When ``provenance.json`` is damaged, is not a PGLeaf run's, or the run was made with
         other sizes than ``expect`` (names them).
     """
-    import pandas as pd
-
-    from gamelib.runtime.atomic import read_json
-
-    folder = Path(folder)
     names = ("training", "round_robin", "gauntlet", "curves", "elo")
-    missing = [f"{n}.csv" for n in names if not (folder / f"{n}.csv").is_file()]
-    missing += [] if (folder / "provenance.json").is_file() else ["provenance.json"]
-    if missing:
-        raise FileNotFoundError(f"{folder} is not a finished PGLeaf run: missing "
-                                f"{', '.join(missing)}")
-    prov = read_json(folder / "provenance.json")
-    if prov.get("experiment") != "pgleaf":
-        raise ValueError(f"{folder / 'provenance.json'} is from experiment "
-                         f"{prov.get('experiment')!r}, not 'pgleaf'")
-    sizes = _check_sizes(prov["sizes"])
-    if expect is not None:
-        expect = json.loads(json.dumps(_check_sizes(expect)))
-        differ = sorted(k for k in set(sizes) | set(expect) if sizes.get(k) != expect.get(k))
-        if differ:
-            raise ValueError(f"{folder} was made with other sizes: " + ", ".join(
-                f"{k} {sizes.get(k)!r} (wanted {expect.get(k)!r})" for k in differ))
-    timings: dict[str, float] = {}
-    for invocation in prov.get("invocations", []):
-        for stage, seconds in invocation.get("wall_time_s", {}).items():
-            timings[stage] = timings.get(stage, 0.0) + float(seconds)
-    frames = {n: pd.read_csv(folder / f"{n}.csv") for n in names}
+    frames, sizes, timings, _ = read_run(folder, "pgleaf", [f"{n}.csv" for n in names],
+                                         _check_sizes, expect)
     return Report(**frames, timings=timings), sizes
-
-
-def _write_provenance(out: Path, sizes, seed, profile, timings, resumed_from, workers,
-                      scheduler) -> None:
-    from gamelib.runtime.executor import Executor
-    from gamelib.runtime.report import append_provenance
-
-    append_provenance(out, "pgleaf", profile, seed, sizes, timings,
-                      executor=Executor(workers, scheduler).description,
-                      invocation_extra={"resumed_from_batch": resumed_from},
-                      train_config=train_config(sizes))
 
 
 @register("pgleaf", profiles=PROFILES,
