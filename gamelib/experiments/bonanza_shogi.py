@@ -487,7 +487,7 @@ def _write_report(out: Path, report: Report) -> None:
 
 
 
-@register("bonanza_shogi", aliases=("bonanza",), profiles=PROFILES,
+@register("bonanza_shogi", aliases=("bonanza",), profiles=PROFILES, check=_check_sizes,
           description="the Bonanza method on 5x5 shogi: teacher records, batch vs mini-batch, "
                       "constraint, L1, matches")
 def run(opts: RunOptions) -> Report:

@@ -359,7 +359,7 @@ def _write_report(out: Path, report: Report) -> None:
 
 
 
-@register("elmo_shogi", aliases=("elmo",), profiles=PROFILES,
+@register("elmo_shogi", aliases=("elmo",), profiles=PROFILES, check=_check_sizes,
           description="elmo's loss on 5x5 shogi: teacher self-play, lambda sweep vs Apery's "
                       "squared error, matches")
 def run(opts: RunOptions) -> Report:

@@ -73,6 +73,7 @@ class Experiment:
     profiles: Mapping[str, Mapping[str, Any]]
     description: str = ""
     aliases: tuple = ()
+    check: Callable[[Mapping[str, Any]], dict] | None = None
 
 
 @dataclass
@@ -82,10 +83,13 @@ class Registry:
     experiments: dict = field(default_factory=dict)
 
     def register(self, name: str, *, profiles: Mapping[str, Mapping[str, Any]],
-                 description: str = "", aliases: tuple = ()) -> Callable:
+                 description: str = "", aliases: tuple = (),
+                 check: Callable[[Mapping[str, Any]], dict] | None = None) -> Callable:
         """Decorator registering ``run(options)`` as experiment ``name`` -- the name of its
         chapter and of its results folder. ``aliases``: former names, still understood (e.g.
-        in the provenance of runs made before a rename)."""
+        in the provenance of runs made before a rename). ``check(sizes)``: the experiment's
+        validation of its sizes, returning them complete; :meth:`options` applies it, so a bad
+        value is refused before anything runs or is written."""
         if not isinstance(name, str) or not name.isidentifier():
             raise ValueError(f"experiment name must be an identifier, got {name!r}")
         validate_profiles(profiles)
@@ -100,7 +104,7 @@ class Registry:
                                  f"{self.experiments[name].run.__module__})")
             self.experiments[name] = Experiment(name, run, {k: dict(v) for k, v in
                                                             profiles.items()}, description,
-                                                tuple(aliases))
+                                                tuple(aliases), check)
             return run
 
         return decorator
@@ -147,6 +151,8 @@ class Registry:
                              f"experiment {name!r}; valid parameters: "
                              f"{', '.join(sorted(sizes)) or 'none'}")
         sizes.update(overrides or {})
+        if experiment.check is not None:
+            sizes = experiment.check(sizes)
         out = results_dir(profile, name) / f"seed-{seed}" if out is None else Path(out)
         return RunOptions(name, profile, sizes, seed, out, workers, scheduler, progress)
 

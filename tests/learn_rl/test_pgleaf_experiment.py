@@ -80,7 +80,7 @@ def test_bad_options_are_refused(tmp_path, capsys):
     assert main(["pgleaf", "--out", str(tmp_path / "x"), "-p", "n_gamez", "3"]) == 2
     assert "unknown parameter(s) 'n_gamez'" in capsys.readouterr().err
     assert main(["pgleaf", "--out", str(tmp_path / "y"), "-p", "beta", "-1"]) == 2
-    assert "beta must be a positive number" in capsys.readouterr().err
+    assert "beta must be a number in (0.0, inf], got -1" in capsys.readouterr().err
     assert not (tmp_path / "y").exists()
 
 
@@ -152,3 +152,25 @@ def test_fastest_rise_is_checked_where_the_paper_states_it():
     c = pgleaf.claims(_synthetic_report((60, 5, 20), (20, 0, 25), curve), sizes)
     row = c[c.claim == "PGLeaf rises fastest against the reference (MDP)"].iloc[0]
     assert row.verdict == "reproduced" and row.ours.startswith("after 10000 games PGLeaf 85.0 %")
+
+
+def test_learner_settings_are_set_from_the_command_line(tmp_path, capsys):
+    """LearnerSettings owns the hyper-parameters; the profile and ``-p`` reach them."""
+    from gamelib.experiments.registry import discover
+
+    registry = discover()
+    opts = registry.options("pgleaf", out=tmp_path / "x",
+                            overrides={"temperature": 0.1, "gamma": 0.9, "baseline": "none",
+                                       "tie_sides": True})
+    run = pgleaf.runs_of(opts.sizes)[0]
+    st = pgleaf.settings_of(run, opts.sizes)
+    assert (st.temperature, st.gamma, st.baseline, st.tie_sides) == (0.1, 0.9, "none", True)
+    default = pgleaf.settings_of(run, pgleaf.PROFILES["quick"])
+    assert default.temperature == {"pgleaf": 0.05, "reinforce": 0.05, "tdleaf": 0.03,
+                                   "td": 0.03}[run.algorithm]           # None: the paper's
+    for key, value, message in (("temperature", "-1", "temperature must be a number"),
+                                ("baseline", '"median"', "unknown baseline 'median'"),
+                                ("qdepth", "1.5", "qdepth must be an integer")):
+        assert main(["pgleaf", "--out", str(tmp_path / key), "-p", key, value]) == 2
+        assert message in capsys.readouterr().err
+        assert not (tmp_path / key).exists()                            # nothing written

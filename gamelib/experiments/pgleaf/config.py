@@ -4,12 +4,12 @@ replicate), their learner settings, and the identity of a training folder."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Mapping
 
 from gamelib.evaluation import shogi as ev
 from gamelib.learn.selfplay import ALGORITHMS, REWARDS, LearnerSettings
-from gamelib.runtime.profiles import check_integer, check_missing, check_number
+from gamelib.runtime.profiles import check_integer, check_missing
 
 #: Display names and the paper's abbreviations.
 ALGORITHM_LABELS = {"pgleaf": "PGLeaf", "reinforce": "REINFORCE", "tdleaf": "TDLeaf(λ)",
@@ -23,8 +23,14 @@ def _nearest(points, target: int) -> int:
     """The point closest to ``target`` on a log scale (numbers of games)."""
     return min(points, key=lambda p: abs(math.log(p / target)))
 
-_LEARNING = {"alpha": 0.001, "M": 100, "lam": 0.7, "beta": 1.0, "max_plies": 300,
-             "games_per_job": 10}
+#: The learners' settings a profile (and ``-p KEY VALUE`` on the command line) may set. Their
+#: values are owned by :class:`~gamelib.learn.selfplay.LearnerSettings`: its defaults (the
+#: paper's; ``None`` = the paper's value for each algorithm) are the profiles' values, and it
+#: validates them.
+LEARNER_KEYS = tuple(f.name for f in fields(LearnerSettings) if f.name not in ("algorithm",
+                                                                               "reward"))
+_LEARNER_DEFAULTS = {f.name: f.default for f in fields(LearnerSettings) if f.name in LEARNER_KEYS}
+_LEARNING = {**_LEARNER_DEFAULTS, "games_per_job": 10}
 PROFILES = {
     "quick": {"n_games": 300, "replicates": 1, "algorithms": list(ALGORITHMS),
               "rewards": list(REWARDS), "keep_points": [100, 200, 300],
@@ -70,7 +76,10 @@ def _int_list(sizes, name, low=0):
 
 
 def _check_sizes(sizes: Mapping[str, Any]) -> dict:
-    sizes = check_missing(sizes, PROFILES["quick"], "the pgleaf experiment")
+    """The sizes validated; learner settings a run's sizes lack (runs made before they could be
+    set) are :class:`LearnerSettings`'s defaults."""
+    sizes = check_missing({**_LEARNER_DEFAULTS, **sizes}, PROFILES["quick"],
+                          "the pgleaf experiment")
     for name in ("n_games", "replicates", "M", "round_robin_games", "gauntlet_games",
                  "node_budget", "max_depth", "max_plies", "games_per_job"):
         check_integer(name, sizes[name], 1)
@@ -94,9 +103,8 @@ def _check_sizes(sizes: Mapping[str, Any]) -> dict:
     if bad:
         raise ValueError(f"table_points and curve_points {bad} must be in keep_points {keep} "
                          f"(only kept parameters can play)")
-    check_number("alpha", sizes["alpha"], 0, low_open=True)
-    check_number("lam", sizes["lam"], 0, 1)
-    check_number("beta", sizes["beta"], 0, low_open=True)
+    for algorithm in sizes["algorithms"]:     # the settings' owner validates them
+        LearnerSettings(algorithm, **{k: sizes[k] for k in LEARNER_KEYS})
     return sizes
 
 
@@ -108,9 +116,7 @@ def runs_of(sizes: Mapping[str, Any]) -> list[RunSpec]:
 
 def settings_of(run: RunSpec, sizes: Mapping[str, Any]) -> LearnerSettings:
     """The run's :class:`LearnerSettings` (the paper's, with the profile's learning sizes)."""
-    return LearnerSettings(run.algorithm, run.reward, alpha=float(sizes["alpha"]), M=sizes["M"],
-                           lam=float(sizes["lam"]), beta=float(sizes["beta"]),
-                           max_plies=sizes["max_plies"])
+    return LearnerSettings(run.algorithm, run.reward, **{k: sizes[k] for k in LEARNER_KEYS})
 
 
 def train_config(sizes: Mapping[str, Any]) -> dict:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping
 
 import numpy as np
 
 from gamelib.evaluation import shogi as ev
-from gamelib.experiments.pgleaf.config import PROFILES, RunSpec, _check_sizes
+from gamelib.experiments.pgleaf.config import PROFILES, RunSpec, _check_sizes, settings_of
 from gamelib.experiments.pgleaf.training import _STAT_COLUMNS, _game_seeds, _stats_row, initial_theta
-from gamelib.learn.selfplay import REWARDS, LearnerSettings, play_td_games
+from gamelib.learn.selfplay import REWARDS, play_td_games
 
 
 #: The evaluations of :func:`mirror_trap_study`: (tie_sides, learn_tempo) of
@@ -24,9 +25,7 @@ def _mirror_trap_job(job):
     algorithm, reward, replicate, evaluation, n_games, chunk, seed, sizes = job
     tie, tempo = MIRROR_TRAP_EVALUATIONS[evaluation]
     run = RunSpec(algorithm, reward, replicate)
-    settings = LearnerSettings(algorithm, reward, alpha=float(sizes["alpha"]), M=sizes["M"],
-                               lam=float(sizes["lam"]), beta=float(sizes["beta"]),
-                               max_plies=sizes["max_plies"], learn_tempo=tempo, tie_sides=tie)
+    settings = replace(settings_of(run, sizes), learn_tempo=tempo, tie_sides=tie)
     theta = initial_theta(seed, replicate)
     rows = []
     for first in range(0, n_games, chunk):

@@ -185,7 +185,7 @@ def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[Report
     return Report(**frames, timings=timings), sizes
 
 
-@register("pgleaf", profiles=PROFILES,
+@register("pgleaf", profiles=PROFILES, check=_check_sizes,
           description="PGLeaf vs TDLeaf(lambda), TD(lambda), REINFORCE on 5x5 shogi "
                       "(Morioka & Igarashi, section 5)")
 def run(opts: RunOptions) -> Report:
