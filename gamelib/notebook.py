@@ -145,6 +145,16 @@ def configure(namespace: dict, name: str, profiles: Mapping[str, Mapping[str, An
     return cfg
 
 
+def experiment_profiles(name: str, keys) -> dict[str, dict[str, Any]]:
+    """A chapter's profiles taken from experiment ``name``'s (so the two cannot drift): for each
+    of the experiment's profiles, the values of ``keys`` -- the sizes the chapter's parameters
+    cell lets a reader change."""
+    from gamelib.experiments.registry import discover
+
+    profiles = discover().get(name).profiles
+    return {profile: {k: sizes[k] for k in keys} for profile, sizes in profiles.items()}
+
+
 def set_plot_style() -> None:
     """A fixed, font-stable matplotlib style for every chapter figure."""
     import matplotlib

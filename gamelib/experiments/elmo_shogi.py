@@ -37,7 +37,7 @@ import numpy as np
 
 from gamelib.evaluation import shogi as ev
 from gamelib.experiments.registry import RunOptions, register
-from gamelib.experiments.run_folder import RunFolder
+from gamelib.experiments.run_folder import RunFolder, read_run
 from gamelib.runtime.profiles import check_integer, check_missing, check_number
 from gamelib.runtime.seeds import derive_rng, derive_seed
 from gamelib.learn import elmo_train as L
@@ -333,6 +333,23 @@ def verdict_text(report: Report, alpha: float = 0.01) -> str:
                      f"[{100 * b.low:.0f}, {100 * b.high:.0f}] against the reference")
     lines.append("**Matches**: " + "; ".join(parts) + ".")
     return "\n\n".join(lines) + "\n"
+
+
+def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[Report, dict]:
+    """The :class:`Report` of a finished run from its report files and its sizes; ``positions``
+    is the teacher data when ``teacher.npz`` is there (it is not committed), else None. See
+    :func:`gamelib.experiments.run_folder.read_run` for what is refused."""
+    from gamelib.runtime.atomic import read_json
+
+    files = ("curves.csv", "final.csv", "matches.csv", "teacher_summary.json")
+    frames, sizes, timings, _ = read_run(folder, "elmo_shogi", files, _check_sizes, expect,
+                                         aliases=("elmo",))
+    folder = Path(folder)
+    thetas = {path.stem: ev.load_theta(path) for path in sorted((folder / "theta").glob("*.npz"))}
+    data = folder / "teacher.npz"
+    positions = T.load_teacher(data)[0] if data.is_file() else None
+    return Report(read_json(folder / "teacher_summary.json"), frames["curves"], frames["final"],
+                  frames["matches"], thetas, positions, timings), sizes
 
 
 def _write_report(out: Path, report: Report) -> None:

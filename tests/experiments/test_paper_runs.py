@@ -78,3 +78,21 @@ def test_every_experiment_has_a_chapter_and_a_results_folder_of_its_name():
     for run in RUNS:
         assert REGISTRY.get(json.loads((run / "provenance.json").read_text())["experiment"]).name \
             == run.parent.name, f"{run} holds another experiment's run"
+
+
+@pytest.mark.parametrize("name", ["pgleaf", "bonanza_shogi", "elmo_shogi"])
+def test_open_run_reads_the_committed_paper_run(name, tmp_path):
+    """The chapters' one run-or-load path: a committed run is read, not rerun; a folder
+    without a finished run is left alone when only reading is asked for."""
+    from gamelib.experiments.runs import open_run, profile_sizes
+
+    if not (PAPER / name / "seed-0" / "provenance.json").is_file():
+        pytest.skip(f"no committed paper run of {name}")
+    report, sizes = open_run(name, "paper", 0)
+    assert sizes == profile_sizes(name, "paper")
+    assert report.timings and all(v > 0 for v in report.timings.values())
+    assert open_run(name, "paper", 0, out=tmp_path / "none", make=False)[0] is None
+    assert not (tmp_path / "none").exists()
+    with pytest.raises(ValueError, match="other sizes"):
+        key = {"pgleaf": "n_games", "bonanza_shogi": "n_games", "elmo_shogi": "n_games"}[name]
+        open_run(name, "paper", 0, {key: 2 * sizes[key]}, make=False)

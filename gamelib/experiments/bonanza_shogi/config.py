@@ -1,0 +1,88 @@
+"""The Bonanza experiment's configuration: profiles, the learners compared, the teacher."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+
+from gamelib.runtime.profiles import check_integer, check_missing, check_number
+from gamelib.learn import bonanza_shogi as bs
+
+
+#: Teacher games per resumable batch.
+GAMES_PER_BATCH = 20
+
+PROFILES = {
+    "quick": {"n_games": 40, "teacher_nodes": 5000, "opening_plies": 4, "test_fraction": 0.25,
+              "n_epochs": 5, "batch_size": 64, "batch_refresh_every": 4,
+              "batch_learning_rate": 2.5e-4, "minibatch_learning_rate": 1e-4, "l1_weight": 0.05,
+              "qdepth": 4, "n_train_eval": 200, "variants": ["batch", "minibatch",
+                                                             "minibatch_no_constraint",
+                                                             "minibatch_l1"],
+              "match_games": 16, "match_nodes": 1500, "match_opening_plies": 2},
+    "paper": {"n_games": 3000, "teacher_nodes": 50_000, "opening_plies": 4,
+              "test_fraction": 0.1, "n_epochs": 20, "batch_size": 256,
+              "batch_refresh_every": 4, "batch_learning_rate": 2.5e-4,
+              "minibatch_learning_rate": 1e-4, "l1_weight": 0.05, "qdepth": 4,
+              "n_train_eval": 3000, "variants": ["batch", "minibatch", "minibatch_no_constraint",
+                                                 "minibatch_l1"],
+              "match_games": 400, "match_nodes": 20_000, "match_opening_plies": 2},
+}
+
+#: The learners compared: name -> (description, how it differs from the mini-batch learner).
+VARIANTS = {
+    "batch": "batch (all positions per step, PVs recomputed every batch_refresh_every steps), "
+             "material-sum constraint",
+    "minibatch": "mini-batch of batch_size positions, PVs recomputed every step, material-sum "
+                 "constraint",
+    "minibatch_no_constraint": "mini-batch, no constraint",
+    "minibatch_l1": "mini-batch, material-sum constraint, L1 (proximal) on the other weights",
+}
+
+
+def _check_sizes(sizes: Mapping[str, Any]) -> dict:
+    sizes = check_missing(sizes, PROFILES["quick"], "the bonanza_shogi experiment")
+    for name in ("n_games", "teacher_nodes", "n_epochs", "batch_size", "batch_refresh_every",
+                 "n_train_eval", "match_nodes"):
+        check_integer(name, sizes[name], 1)
+    for name in ("opening_plies", "qdepth", "match_games", "match_opening_plies"):
+        check_integer(name, sizes[name], 0)
+    tf = check_number("test_fraction", sizes["test_fraction"], 0, 1, low_open=True,
+                      high_open=True)
+    for name in ("batch_learning_rate", "minibatch_learning_rate"):
+        check_number(name, sizes[name], 0, low_open=True)
+    check_number("l1_weight", sizes["l1_weight"], 0)
+    variants = sizes["variants"]
+    if not isinstance(variants, (list, tuple)) or not variants or len(set(variants)) != \
+            len(variants) or any(v not in VARIANTS for v in variants):
+        raise ValueError(f"variants must be a non-empty list of distinct names from "
+                         f"{list(VARIANTS)}, got {variants!r}")
+    n_test = round(tf * sizes["n_games"])
+    if n_test < 1 or n_test >= sizes["n_games"]:
+        raise ValueError(f"test_fraction {tf} of {sizes['n_games']} games leaves no test or no "
+                         f"training game")
+    return sizes
+
+
+def teacher_settings(sizes) -> bs.TeacherSettings:
+    """The teacher of the profile."""
+    return bs.TeacherSettings(node_budget=sizes["teacher_nodes"],
+                              opening_plies=sizes["opening_plies"])
+
+
+def variant_settings(variant: str, sizes) -> bs.LearnerSettings:
+    """The :class:`~gamelib.learn.bonanza_shogi.LearnerSettings` of a variant."""
+    search = bs.SearchSettings(depth=1, qdepth=sizes["qdepth"])
+    if variant == "batch":
+        return bs.LearnerSettings(None, sizes["batch_refresh_every"],
+                                  float(sizes["batch_learning_rate"]), search=search)
+    common = dict(batch_size=sizes["batch_size"], refresh_every=1,
+                  learning_rate=float(sizes["minibatch_learning_rate"]), search=search)
+    if variant == "minibatch":
+        return bs.LearnerSettings(**common)
+    if variant == "minibatch_no_constraint":
+        return bs.LearnerSettings(**common, constraint="none")
+    if variant == "minibatch_l1":
+        return bs.LearnerSettings(**common, l1_weight=float(sizes["l1_weight"]),
+                                  l1_step="proximal")
+    raise ValueError(f"unknown variant {variant!r}; valid: {list(VARIANTS)}")

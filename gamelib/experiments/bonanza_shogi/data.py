@@ -1,0 +1,93 @@
+"""The teacher's game records (stage 1) and the held-out split (stage 2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from gamelib.evaluation import shogi as E
+from gamelib.runtime.driver import run_batched
+from gamelib.runtime.seeds import derive_rng, derive_seed
+from gamelib.learn import bonanza_shogi as bs
+from gamelib.learn.records import FORMAT_NAME, format_record
+from gamelib.experiments.bonanza_shogi.config import (GAMES_PER_BATCH, _check_sizes,
+                                                      teacher_settings)
+
+
+# ----------------------------------------------------------------------------- 1. records
+def _teacher_job(job):
+    settings, run_seed, i = job
+    return format_record(bs.teacher_game(settings, derive_seed(run_seed, "teacher", i)))
+
+
+def _records_header(sizes, seed) -> list[str]:
+    return [bs.TeacherSettings.describe(teacher_settings(sizes)),
+            f"games: {sizes['n_games']}, run seed {seed}; game i has the seed "
+            f"derive_seed({seed}, 'teacher', i) (gamelib.runtime.seeds); the SFEN of a game "
+            f"is the position after its random opening plies"]
+
+
+def generate_records(folder, sizes, seed: int, *, workers=None, scheduler=None,
+                     progress=False) -> str:
+    """Run (or resume) the teacher games in ``folder``; returns the records file's text."""
+    sizes = _check_sizes(sizes)
+    settings = teacher_settings(sizes)
+    n = sizes["n_games"]
+    n_batches = -(-n // GAMES_PER_BATCH)
+
+    def init(cfg, run_seed):
+        return {"text": np.zeros(0, dtype=np.uint8)}
+
+    def step(state, ctx):
+        first = ctx.index * GAMES_PER_BATCH
+        lines = ctx.map(_teacher_job, [(settings, ctx.run_seed, i) for i in
+                                       range(first, min(n, first + GAMES_PER_BATCH))],
+                        chunksize=1)
+        add = np.frombuffer(("\n".join(lines) + "\n").encode(), dtype=np.uint8)
+        return {"text": np.concatenate([state["text"], add])}
+
+    config = {"experiment": "bonanza", "stage": "records", "teacher": settings.as_dict(),
+              "n_games": n, "games_per_batch": GAMES_PER_BATCH}
+    result = run_batched(Path(folder), config=config, seed=seed, n_batches=n_batches,
+                         init=init, step=step, workers=workers, scheduler=scheduler,
+                         progress=progress, desc="teacher games")
+    body = result.state["text"].tobytes().decode()
+    header = "".join(f"# {line}\n" for line in _records_header(sizes, seed))
+    return (f"# {FORMAT_NAME}: SFEN | USI moves | result (sente/gote/draw/*) | reason\n"
+            + header + body)
+
+
+# ----------------------------------------------------------------------------- 2. split
+@dataclass(frozen=True)
+class Split:
+    """Training and held-out positions of the records."""
+
+    positions: bs.RecordPositions
+    train: np.ndarray
+    test: np.ndarray
+    train_eval: np.ndarray
+    test_games: np.ndarray
+    dropped_test: int
+
+
+def split(games, sizes, seed: int) -> Split:
+    """Hold out a seeded fraction of the games (see the module docstring)."""
+    positions = bs.RecordPositions(games)
+    n = len(games)
+    n_test = round(sizes["test_fraction"] * n)
+    test_games = np.sort(derive_rng(seed, "split").permutation(n)[:n_test])
+    in_test = np.isin(positions.game, test_games)
+    train = np.flatnonzero(~in_test)
+    seen = np.isin(positions.key, positions.key[train])
+    test = np.flatnonzero(in_test & ~seen)
+    k = min(sizes["n_train_eval"], train.size)
+    train_eval = np.sort(derive_rng(seed, "train_eval").choice(train, k, replace=False))
+    return Split(positions, train, test, train_eval, test_games,
+                 int(np.count_nonzero(in_test & seen)))
+
+
+def initial_theta(seed: int) -> np.ndarray:
+    """The learners' start: the paper's initial evaluation (Table 1, the rest ~ N(0, 1e-4²))."""
+    return E.initial_theta(derive_seed(seed, "init"), 1e-4)
