@@ -20,7 +20,7 @@ stages into the run folder (default ``data/results/<profile>/elmo_shogi/seed-<S>
    ``match_games`` games per pairing with colours alternating, a random opening of
    ``match_opening_plies`` and ``match_node_budget`` nodes per move for every player.
 
-The report (:class:`Report`, and files at the folder's top when ``write``): ``teacher_summary.json``
+The report (:class:`ElmoReport`, and files at the folder's top when ``write``): ``teacher_summary.json``
 (counts and K), ``curves.csv`` (learning curves), ``final.csv`` (per loss: final and best held-out
 cross-entropy), ``matches.csv`` (records with win rates and 95 % Wilson intervals),
 ``curves.png``, ``theta/<loss>.npz`` and ``provenance.json``. Rerunning the command resumes; the
@@ -43,7 +43,7 @@ from gamelib.runtime.seeds import derive_rng, derive_seed
 from gamelib.learn import elmo_train as L
 from gamelib.learn import teacher as T
 
-__all__ = ["PROFILES", "teacher_settings", "loss_names", "label", "split_games", "initial_theta", "Report",
+__all__ = ["PROFILES", "teacher_settings", "loss_names", "label", "split_games", "initial_theta", "ElmoReport",
            "run_experiment", "match_frame", "plot_curves", "verdict", "verdict_text"]
 
 PROFILES = {
@@ -121,7 +121,7 @@ def initial_theta(seed: int) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Report:
+class ElmoReport:
     """What :func:`run_experiment` produced.
 
     Attributes
@@ -212,8 +212,8 @@ def _play(out, thetas, sizes, seed, workers, scheduler, progress):
 
 def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str = "custom",
                    workers: int | None = None, scheduler=None, progress: bool = False,
-                   write: bool = True) -> Report:
-    """Run (or resume) the four stages in ``out`` and return the :class:`Report` (see the
+                   write: bool = True) -> ElmoReport:
+    """Run (or resume) the four stages in ``out`` and return the :class:`ElmoReport` (see the
     module docstring; ``write`` writes the report files)."""
     sizes = _check_sizes(sizes)
     folder = RunFolder(out, "elmo_shogi", profile, seed, sizes, workers=workers,
@@ -238,7 +238,7 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
         thetas, curves, final = _train_all(train, test, sizes, seed, scale)
     with folder.stage("matches"):
         matches = _play(out / "matches", thetas, sizes, seed, workers, scheduler, progress)
-    report = Report(summary, curves, final, matches, thetas, positions, folder.timings)
+    report = ElmoReport(summary, curves, final, matches, thetas, positions, folder.timings)
     if write:
         _write_report(out, report)
         folder.finish(teacher_settings=settings.as_dict(), optimizer=L.OPTIMIZER)
@@ -261,7 +261,7 @@ def plot_curves(curves, ax=None, column: str = "test_result_xent"):
     return ax
 
 
-def verdict(report: Report) -> dict:
+def verdict(report: ElmoReport) -> dict:
     """Which loss wins: the lowest final held-out cross-entropy, and the best match results
     (win rate against the reference and the initial evaluation; ties within the intervals are
     stated as such)."""
@@ -282,7 +282,7 @@ def verdict(report: Report) -> dict:
     return out
 
 
-def verdict_text(report: Report, alpha: float = 0.01) -> str:
+def verdict_text(report: ElmoReport, alpha: float = 0.01) -> str:
     """The answer to "which λ wins", in Markdown, from the run's own numbers: the held-out
     cross-entropy of the results at the end and at its best, the over-fitting of each loss, and
     the matches with their 95 % intervals (sign tests at ``alpha``)."""
@@ -335,8 +335,8 @@ def verdict_text(report: Report, alpha: float = 0.01) -> str:
     return "\n\n".join(lines) + "\n"
 
 
-def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[Report, dict]:
-    """The :class:`Report` of a finished run from its report files and its sizes; ``positions``
+def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[ElmoReport, dict]:
+    """The :class:`ElmoReport` of a finished run from its report files and its sizes; ``positions``
     is the teacher data when ``teacher.npz`` is there (it is not committed), else None. See
     :func:`gamelib.experiments.run_folder.read_run` for what is refused."""
     from gamelib.runtime.atomic import read_json
@@ -348,11 +348,11 @@ def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[Report
     thetas = {path.stem: ev.load_theta(path) for path in sorted((folder / "theta").glob("*.npz"))}
     data = folder / "teacher.npz"
     positions = T.load_teacher(data)[0] if data.is_file() else None
-    return Report(read_json(folder / "teacher_summary.json"), frames["curves"], frames["final"],
+    return ElmoReport(read_json(folder / "teacher_summary.json"), frames["curves"], frames["final"],
                   frames["matches"], thetas, positions, timings), sizes
 
 
-def _write_report(out: Path, report: Report) -> None:
+def _write_report(out: Path, report: ElmoReport) -> None:
     import matplotlib
     import matplotlib.pyplot as plt
 
@@ -379,7 +379,7 @@ def _write_report(out: Path, report: Report) -> None:
 @register("elmo_shogi", aliases=("elmo",), profiles=PROFILES, check=_check_sizes,
           description="elmo's loss on 5x5 shogi: teacher self-play, lambda sweep vs Apery's "
                       "squared error, matches")
-def run(opts: RunOptions) -> Report:
+def run(opts: RunOptions) -> ElmoReport:
     """The command line's entry: :func:`run_experiment` with the options' sizes."""
     report = run_experiment(opts.out, opts.sizes, opts.seed, profile=opts.profile,
                             workers=opts.workers, scheduler=opts.scheduler,

@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1 or args.repeat < 1 or args.qdepth < 0:
         parser.error("--games and --repeat must be >= 1, --qdepth >= 0")
-    games = bs.teacher_games(args.games, 0, bs.TeacherSettings(node_budget=1000))
+    games = bs.teacher_games(args.games, 0, bs.ExpertSettings(node_budget=1000))
     positions = bs.RecordPositions(games)
     theta = E.initial_theta(0)
     settings = bs.SearchSettings(depth=1, qdepth=args.qdepth)

@@ -22,7 +22,7 @@ Data
 ----
 * :func:`teacher_games`: the expert records, self-play games of the reference opponent
   (:mod:`gamelib.evaluation.reference`) at a deep node budget after a few uniformly random
-  opening plies (:class:`TeacherSettings` states every setting). A record starts *after* the
+  opening plies (:class:`ExpertSettings` states every setting). A record starts *after* the
   random plies (its SFEN is the position they reached), so every recorded move is the
   teacher's.
 * :class:`RecordPositions`: the positions of a list of records with their expert moves (the
@@ -38,7 +38,7 @@ Data
 
 Learning
 --------
-:class:`LearnerSettings` and :func:`learn_steps`: step t uses the positions of its batch (the
+:class:`BonanzaSettings` and :func:`learn_steps`: step t uses the positions of its batch (the
 whole training set in **batch** mode, Bonanza's original; a slice of a seeded per-epoch
 permutation in **mini-batch** mode) and
 
@@ -77,9 +77,9 @@ from gamelib.minishogi.notation import format_sfen
 from gamelib.search import LEAF_STATIC, new_leaves_buffers, new_workspace, root_leaves_into
 
 __all__ = [
-    "EVAL_PER_BONANZA_UNIT", "SLOPE", "WINDOW", "TeacherSettings", "teacher_game",
+    "EVAL_PER_BONANZA_UNIT", "SLOPE", "WINDOW", "ExpertSettings", "teacher_game",
     "teacher_games", "RecordPositions", "SearchSettings", "LeafCache", "search_positions",
-    "chunk_sums", "LearnerSettings", "constraint_of", "step_batch", "learn_steps", "evaluate",
+    "chunk_sums", "BonanzaSettings", "constraint_of", "step_batch", "learn_steps", "evaluate",
     "material_table",
 ]
 
@@ -110,7 +110,7 @@ def _nonneg_float(name, value, positive=False):
 
 # ----------------------------------------------------------------------------- the teacher
 @dataclass(frozen=True)
-class TeacherSettings:
+class ExpertSettings:
     """How the expert records are made: the reference opponent playing itself.
 
     Attributes
@@ -154,7 +154,7 @@ class TeacherSettings:
                 f"length cap {self.max_plies} plies (draw)")
 
 
-def teacher_game(settings: TeacherSettings, seed: int) -> RecordedGame:
+def teacher_game(settings: ExpertSettings, seed: int) -> RecordedGame:
     """One teacher game with randomness from ``seed`` (see :func:`gamelib.play.shogi.play_game`);
     the record starts after the random opening plies."""
     from gamelib.play.shogi import SearchPlayer, play_game
@@ -175,7 +175,7 @@ def _teacher_job(job):
     return teacher_game(settings, seed)
 
 
-def teacher_games(n_games: int, seed: int, settings: TeacherSettings, *, first: int = 0,
+def teacher_games(n_games: int, seed: int, settings: ExpertSettings, *, first: int = 0,
                   map_fn: Callable | None = None) -> list[RecordedGame]:
     """Teacher games ``first .. first + n_games - 1`` of the run seeded ``seed`` (game i has the
     seed ``derive_seed(seed, "teacher", i)``), computed with ``map_fn`` (default: serially)."""
@@ -481,7 +481,7 @@ CONSTRAINTS = ("material", "hand", "none")
 
 
 @dataclass(frozen=True)
-class LearnerSettings:
+class BonanzaSettings:
     """One learner of the Bonanza method.
 
     Attributes
@@ -544,7 +544,7 @@ class LearnerSettings:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict) -> "LearnerSettings":
+    def from_dict(cls, d: dict) -> "BonanzaSettings":
         d = dict(d)
         if isinstance(d.get("search"), dict):
             d["search"] = SearchSettings(**d["search"])
@@ -567,14 +567,14 @@ def material_indices(which: str = "material") -> np.ndarray:
     return np.concatenate([np.arange(b.offset, b.stop) for b in blocks])
 
 
-def constraint_of(settings: LearnerSettings, theta0) -> bz.PieceValueConstraint | None:
+def constraint_of(settings: BonanzaSettings, theta0) -> bz.PieceValueConstraint | None:
     """The piece-value constraint that keeps the sum of ``theta0``'s piece values."""
     if settings.constraint == "none":
         return None
     return bz.PieceValueConstraint.keeping(material_indices(settings.constraint), theta0)
 
 
-def step_batch(t: int, n: int, settings: LearnerSettings, seed: int) -> np.ndarray:
+def step_batch(t: int, n: int, settings: BonanzaSettings, seed: int) -> np.ndarray:
     """Position ids (sorted) of step ``t``: all in batch mode; else the slice of the epoch's
     permutation ``derive_rng(seed, "epoch", e)``."""
     spe = settings.steps_per_epoch(n)
@@ -586,7 +586,7 @@ def step_batch(t: int, n: int, settings: LearnerSettings, seed: int) -> np.ndarr
     return np.sort(perm[j * b:(j + 1) * b])
 
 
-def learn_steps(theta, positions: RecordPositions, train_ids, settings: LearnerSettings,
+def learn_steps(theta, positions: RecordPositions, train_ids, settings: BonanzaSettings,
                 first_step: int, n_steps: int, seed: int, *, constraint=None,
                 map_fn: Callable | None = None) -> tuple[np.ndarray, dict]:
     """Steps ``first_step .. first_step + n_steps - 1`` of the learner from ``theta``.

@@ -180,8 +180,10 @@ def softmax_policy(scores, temperature: float) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class SoftmaxPlayer(Player):
-    """The self-play policy of the learners: a move drawn with probability eq. (6) over the
-    principal-leaf values ``evl(s, a; θ)`` of :func:`gamelib.search.root_leaves`.
+    """A player that draws its move with probability eq. (6) over the principal-leaf values
+    ``evl(s, a; θ)`` of :func:`gamelib.search.root_leaves`: the learners' policy as a
+    :class:`Player`, for matches and for showing it at work. (The learners themselves play
+    their self-play games in compiled code, :mod:`gamelib.learn.selfplay`.)
 
     Parameters
     ----------

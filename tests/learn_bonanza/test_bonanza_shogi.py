@@ -16,7 +16,7 @@ from gamelib.search import root_leaves
 
 @pytest.fixture(scope="module")
 def positions():
-    games = bs.teacher_games(5, 11, bs.TeacherSettings(node_budget=300, opening_plies=2))
+    games = bs.teacher_games(5, 11, bs.ExpertSettings(node_budget=300, opening_plies=2))
     return bs.RecordPositions(games)
 
 
@@ -33,7 +33,7 @@ def test_units():
 
 
 def test_teacher_game_records_start_after_the_opening():
-    st = bs.TeacherSettings(node_budget=200, opening_plies=3)
+    st = bs.ExpertSettings(node_budget=200, opening_plies=3)
     g = bs.teacher_game(st, 7)
     assert g == bs.teacher_game(st, 7)
     full_moves = int(g.start_sfen.split()[3]) - 1
@@ -41,7 +41,7 @@ def test_teacher_game_records_start_after_the_opening():
     replay(g.start_sfen, g.moves)       # legal
     assert "node budget 200" in st.describe()
     with pytest.raises(ValueError, match="node_budget"):
-        bs.TeacherSettings(node_budget=0)
+        bs.ExpertSettings(node_budget=0)
 
 
 def test_record_positions(positions):
@@ -108,21 +108,21 @@ def test_sums_do_not_depend_on_chunks_or_map(positions, theta):
 
 
 def test_step_batches_partition_each_epoch():
-    st = bs.LearnerSettings(batch_size=7)
+    st = bs.BonanzaSettings(batch_size=7)
     n = 30
     assert st.steps_per_epoch(n) == 5
     for epoch in range(2):
         parts = [bs.step_batch(epoch * 5 + j, n, st, 1) for j in range(5)]
         assert np.array_equal(np.sort(np.concatenate(parts)), np.arange(n))
     assert not np.array_equal(bs.step_batch(0, n, st, 1), bs.step_batch(5, n, st, 1))
-    assert np.array_equal(bs.step_batch(3, n, bs.LearnerSettings(), 1), np.arange(n))
+    assert np.array_equal(bs.step_batch(3, n, bs.BonanzaSettings(), 1), np.arange(n))
 
 
 def test_cached_refresh_equals_fresh_search_on_the_first_step(positions, theta):
     train = np.arange(len(positions))
-    con = bs.constraint_of(bs.LearnerSettings(), theta)
-    fresh = bs.LearnerSettings(learning_rate=1e-3, refresh_every=1)
-    cached = bs.LearnerSettings(learning_rate=1e-3, refresh_every=3)
+    con = bs.constraint_of(bs.BonanzaSettings(), theta)
+    fresh = bs.BonanzaSettings(learning_rate=1e-3, refresh_every=1)
+    cached = bs.BonanzaSettings(learning_rate=1e-3, refresh_every=3)
     v1, c1 = bs.learn_steps(theta, positions, train, fresh, 0, 1, 0, constraint=con)
     v3, c3 = bs.learn_steps(theta, positions, train, cached, 0, 1, 0, constraint=con)
     assert np.allclose(v1, v3, rtol=0, atol=1e-15)
@@ -135,7 +135,7 @@ def test_cached_refresh_equals_fresh_search_on_the_first_step(positions, theta):
 
 def test_learning_lowers_j_and_keeps_the_constraint(positions, theta):
     train = np.arange(len(positions))
-    st = bs.LearnerSettings(batch_size=16, learning_rate=1e-4)
+    st = bs.BonanzaSettings(batch_size=16, learning_rate=1e-4)
     con = bs.constraint_of(st, theta)
     before = bs.evaluate(theta, positions, train)
     v = theta
@@ -151,7 +151,7 @@ def test_learning_lowers_j_and_keeps_the_constraint(positions, theta):
 
 def test_l1_zeroes_small_weights_and_hand_constraint(positions, theta):
     train = np.arange(len(positions))
-    st = bs.LearnerSettings(batch_size=16, learning_rate=1e-4, constraint="hand",
+    st = bs.BonanzaSettings(batch_size=16, learning_rate=1e-4, constraint="hand",
                             l1_weight=50.0, l1_step="proximal")
     con = bs.constraint_of(st, theta)
     assert np.array_equal(con.indices, bs.material_indices("hand"))
@@ -159,7 +159,7 @@ def test_l1_zeroes_small_weights_and_hand_constraint(positions, theta):
     rest = np.setdiff1d(np.arange(v.size), con.indices)
     assert np.count_nonzero(v[rest]) < 0.5 * np.count_nonzero(theta[rest])
     assert math.isclose(v[con.indices].sum(), theta[con.indices].sum(), rel_tol=1e-12)
-    assert bs.constraint_of(bs.LearnerSettings(constraint="none"), theta) is None
+    assert bs.constraint_of(bs.BonanzaSettings(constraint="none"), theta) is None
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -171,12 +171,12 @@ def test_l1_zeroes_small_weights_and_hand_constraint(positions, theta):
 ])
 def test_settings_are_checked(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        bs.LearnerSettings(**kwargs)
+        bs.BonanzaSettings(**kwargs)
 
 
 def test_settings_round_trip():
-    st = bs.LearnerSettings(batch_size=8, search=bs.SearchSettings(2, 3, 100))
-    assert bs.LearnerSettings.from_dict(st.as_dict()) == st
+    st = bs.BonanzaSettings(batch_size=8, search=bs.SearchSettings(2, 3, 100))
+    assert bs.BonanzaSettings.from_dict(st.as_dict()) == st
     with pytest.raises(ValueError, match="qdepth"):
         bs.SearchSettings(qdepth=-1)
 

@@ -116,7 +116,7 @@ def _synthetic_report(pl_vs_re, tl_vs_pl, curve):
     g = pd.DataFrame([{"games": games, "run": f"{a}/{r}/0", "algorithm": a, "reward": r,
                        "replicate": 0, "wins": w, "draws": 0, "losses": 100 - w}
                       for (games, a, r), w in curve.items()])
-    return pgleaf.Report(None, rr, g, pgleaf.curves(g), None, {})
+    return pgleaf.PGLeafReport(None, rr, g, pgleaf.curves(g), None, {})
 
 
 def test_claims_verdicts():

@@ -6,7 +6,7 @@ runs four resumable stages into the run folder (default ``data/results/<profile>
 
 1. **Records** (``records/``, then ``records.txt``): ``n_games`` self-play games of the
    reference opponent at ``teacher_nodes`` nodes per move after ``opening_plies`` uniformly
-   random plies (:class:`gamelib.learn.bonanza_shogi.TeacherSettings`), generated in batches of
+   random plies (:class:`gamelib.learn.bonanza_shogi.ExpertSettings`), generated in batches of
    :data:`GAMES_PER_BATCH` games on the workers, game i seeded ``derive_seed(seed, "teacher",
    i)``. Written as a ``gamelib-records 1`` file (:mod:`gamelib.learn.records`) whose header
    states every setting.
@@ -38,12 +38,12 @@ from gamelib.experiments.bonanza_shogi.config import (GAMES_PER_BATCH, PROFILES,
                                                       teacher_settings, variant_settings)
 from gamelib.experiments.bonanza_shogi.data import Split, generate_records, initial_theta, split
 from gamelib.experiments.bonanza_shogi.matches import play_matches
-from gamelib.experiments.bonanza_shogi.report import (Report, load_report, plot_curves,
+from gamelib.experiments.bonanza_shogi.report import (BonanzaReport, load_report, plot_curves,
                                                       plot_piece_values, run_experiment)
 from gamelib.experiments.bonanza_shogi.training import (HISTORY_COLUMNS, train_variant,
                                                         trained_theta)
 
-__all__ = ["PROFILES", "VARIANTS", "GAMES_PER_BATCH", "HISTORY_COLUMNS", "Report", "Split",
+__all__ = ["PROFILES", "VARIANTS", "GAMES_PER_BATCH", "HISTORY_COLUMNS", "BonanzaReport", "Split",
            "teacher_settings", "variant_settings", "generate_records", "split", "initial_theta",
            "train_variant", "trained_theta", "play_matches", "run_experiment", "load_report",
            "plot_curves", "plot_piece_values"]

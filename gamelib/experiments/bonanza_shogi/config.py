@@ -64,25 +64,25 @@ def _check_sizes(sizes: Mapping[str, Any]) -> dict:
     return sizes
 
 
-def teacher_settings(sizes) -> bs.TeacherSettings:
+def teacher_settings(sizes) -> bs.ExpertSettings:
     """The teacher of the profile."""
-    return bs.TeacherSettings(node_budget=sizes["teacher_nodes"],
+    return bs.ExpertSettings(node_budget=sizes["teacher_nodes"],
                               opening_plies=sizes["opening_plies"])
 
 
-def variant_settings(variant: str, sizes) -> bs.LearnerSettings:
-    """The :class:`~gamelib.learn.bonanza_shogi.LearnerSettings` of a variant."""
+def variant_settings(variant: str, sizes) -> bs.BonanzaSettings:
+    """The :class:`~gamelib.learn.bonanza_shogi.BonanzaSettings` of a variant."""
     search = bs.SearchSettings(depth=1, qdepth=sizes["qdepth"])
     if variant == "batch":
-        return bs.LearnerSettings(None, sizes["batch_refresh_every"],
+        return bs.BonanzaSettings(None, sizes["batch_refresh_every"],
                                   float(sizes["batch_learning_rate"]), search=search)
     common = dict(batch_size=sizes["batch_size"], refresh_every=1,
                   learning_rate=float(sizes["minibatch_learning_rate"]), search=search)
     if variant == "minibatch":
-        return bs.LearnerSettings(**common)
+        return bs.BonanzaSettings(**common)
     if variant == "minibatch_no_constraint":
-        return bs.LearnerSettings(**common, constraint="none")
+        return bs.BonanzaSettings(**common, constraint="none")
     if variant == "minibatch_l1":
-        return bs.LearnerSettings(**common, l1_weight=float(sizes["l1_weight"]),
+        return bs.BonanzaSettings(**common, l1_weight=float(sizes["l1_weight"]),
                                   l1_step="proximal")
     raise ValueError(f"unknown variant {variant!r}; valid: {list(VARIANTS)}")

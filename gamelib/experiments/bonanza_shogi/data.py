@@ -23,7 +23,7 @@ def _teacher_job(job):
 
 
 def _records_header(sizes, seed) -> list[str]:
-    return [bs.TeacherSettings.describe(teacher_settings(sizes)),
+    return [bs.ExpertSettings.describe(teacher_settings(sizes)),
             f"games: {sizes['n_games']}, run seed {seed}; game i has the seed "
             f"derive_seed({seed}, 'teacher', i) (gamelib.runtime.seeds); the SFEN of a game "
             f"is the position after its random opening plies"]

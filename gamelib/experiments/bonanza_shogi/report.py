@@ -24,7 +24,7 @@ from gamelib.experiments.bonanza_shogi.matches import play_matches
 
 # ----------------------------------------------------------------------------- report
 @dataclass(frozen=True)
-class Report:
+class BonanzaReport:
     """What :func:`run_experiment` produced (also written as files when ``write``).
 
     Attributes
@@ -125,8 +125,8 @@ def plot_piece_values(piece_values, ax=None):
 
 def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str = "custom",
                    workers: int | None = None, scheduler=None, progress: bool = False,
-                   write: bool = True) -> Report:
-    """Run (or resume) the four stages in ``out`` and return the :class:`Report` (see the
+                   write: bool = True) -> BonanzaReport:
+    """Run (or resume) the four stages in ``out`` and return the :class:`BonanzaReport` (see the
     module docstring for the stages and files)."""
     import pandas as pd
 
@@ -161,7 +161,7 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
     with Executor(workers, scheduler) as ex:
         summary = _summary(history, data, theta0, sizes, ex.map)
     pieces = bs.material_table({"initial": theta0, "teacher": reference_theta(), **thetas})
-    report = Report(text, _records_summary(games, data, sizes, seed), history, summary, pieces,
+    report = BonanzaReport(text, _records_summary(games, data, sizes, seed), history, summary, pieces,
                     matches, thetas, folder.timings)
     if write:
         _write_report(out, report)
@@ -169,8 +169,8 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
     return report
 
 
-def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[Report, dict]:
-    """The :class:`Report` of a finished run from its report files (its ``timings``: seconds
+def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[BonanzaReport, dict]:
+    """The :class:`BonanzaReport` of a finished run from its report files (its ``timings``: seconds
     per stage over all invocations) and its sizes; see
     :func:`gamelib.experiments.run_folder.read_run` for what is refused."""
     import pandas as pd
@@ -181,12 +181,12 @@ def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[Report
     folder = Path(folder)
     pieces = pd.read_csv(folder / "piece_values.csv", index_col=0)
     thetas = {v: E.load_theta(folder / "theta" / f"{v}.npz") for v in sizes["variants"]}
-    return Report((folder / "records.txt").read_text(),
+    return BonanzaReport((folder / "records.txt").read_text(),
                   read_json(folder / "records_summary.json"), frames["history"],
                   frames["summary"], pieces, frames["matches"], thetas, timings), sizes
 
 
-def _write_report(out: Path, report: Report) -> None:
+def _write_report(out: Path, report: BonanzaReport) -> None:
     import matplotlib
     import matplotlib.pyplot as plt
 
@@ -215,7 +215,7 @@ def _write_report(out: Path, report: Report) -> None:
 @register("bonanza_shogi", aliases=("bonanza",), profiles=PROFILES, check=_check_sizes,
           description="the Bonanza method on 5x5 shogi: teacher records, batch vs mini-batch, "
                       "constraint, L1, matches")
-def run(opts: RunOptions) -> Report:
+def run(opts: RunOptions) -> BonanzaReport:
     """The command line's entry: :func:`run_experiment` with the options' sizes."""
     report = run_experiment(opts.out, opts.sizes, opts.seed, profile=opts.profile,
                             workers=opts.workers, scheduler=opts.scheduler,

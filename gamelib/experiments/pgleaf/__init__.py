@@ -19,7 +19,7 @@ three resumable stages into the run folder (default ``data/results/<profile>/pgl
    parameters after ``curve_points`` games against the reference opponent (Figs 1-2;
    ``gauntlet_games`` per point), with iterative deepening under a node budget and the paper's
    evaluation noise (variance 0.001).
-3. **Report**: CSV tables, the figures, the parameters at the table points as ``.npz`` and a
+3. **PGLeafReport**: CSV tables, the figures, the parameters at the table points as ``.npz`` and a
    provenance JSON (git commit, seed, profile, sizes, wall time per stage, machine).
 
 Killed at any moment, the same command resumes every stage from its last checkpoint and ends with
@@ -40,12 +40,12 @@ from gamelib.experiments.pgleaf.config import (ALGORITHM_ABBREVIATIONS, ALGORITH
 from gamelib.experiments.pgleaf.matches import MatchSettings, match_settings, play_matches
 from gamelib.experiments.pgleaf.mirror_trap import MIRROR_TRAP_EVALUATIONS, mirror_trap_study
 from gamelib.experiments.pgleaf.paper import PAPER_TABLES, paper_table, paper_table_markdown
-from gamelib.experiments.pgleaf.report import Report, load_report, run_experiment, training_frame
+from gamelib.experiments.pgleaf.report import PGLeafReport, load_report, run_experiment, training_frame
 from gamelib.experiments.pgleaf.training import initial_theta, train, trained_theta
 from gamelib.learn.selfplay import ALGORITHMS, REWARDS
 
 __all__ = ["PROFILES", "ALGORITHMS", "REWARDS", "ALGORITHM_LABELS", "ALGORITHM_ABBREVIATIONS",
-           "PAPER_TABLES", "RunSpec", "MatchSettings", "Report", "train_config", "runs_of",
+           "PAPER_TABLES", "RunSpec", "MatchSettings", "PGLeafReport", "train_config", "runs_of",
            "settings_of", "train", "trained_theta", "initial_theta", "match_settings",
            "play_matches", "training_frame", "round_robin_table", "curves", "plot_curves", "elo",
            "paper_table", "paper_table_markdown", "round_robin_markdown", "claims",

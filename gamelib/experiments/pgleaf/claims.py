@@ -8,7 +8,7 @@ from typing import Any, Mapping
 from gamelib.experiments.pgleaf.analysis import _records
 from gamelib.experiments.pgleaf.config import ALGORITHM_LABELS, _nearest
 from gamelib.experiments.pgleaf.paper import PAPER_TABLES
-from gamelib.experiments.pgleaf.report import Report
+from gamelib.experiments.pgleaf.report import PGLeafReport
 from gamelib.learn.selfplay import REWARDS
 
 
@@ -32,7 +32,7 @@ def _two_proportions(w1: int, n1: int, w2: int, n2: int) -> float:
     return 0.5 * math.erfc(z / math.sqrt(2))
 
 
-def claims(report: Report, sizes: Mapping[str, Any], alpha: float = 0.01):
+def claims(report: PGLeafReport, sizes: Mapping[str, Any], alpha: float = 0.01):
     """The paper's qualitative claims checked on a run's results, replicates pooled.
 
     Round-robin claims use the sign test of :mod:`gamelib.play.stats` on the decisive games;

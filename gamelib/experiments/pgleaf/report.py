@@ -20,13 +20,14 @@ from gamelib.experiments.run_folder import RunFolder, read_run
 
 
 @dataclass(frozen=True)
-class Report:
+class PGLeafReport:
     """What :func:`run_experiment` produced (also written as files into its folder).
 
     Attributes
     ----------
     training : pandas.DataFrame
-        Per run and batch: games, sente wins, gote wins, draws, plies.
+        Per run (``algorithm, reward, replicate``) and batch: ``games`` (after the batch),
+        ``sente_wins, gote_wins, draws, plies, gote_moves, mirror_replies``.
     round_robin : pandas.DataFrame
         Round-robin records of :func:`play_matches`.
     gauntlet : pandas.DataFrame
@@ -72,7 +73,7 @@ def _save_thetas(folder: Path, train_folder, sizes, seed) -> None:
             ev.save_theta(folder / name, theta)
 
 
-def _write_report(out: Path, report: Report, sizes, seed, profile) -> None:
+def _write_report(out: Path, report: PGLeafReport, sizes, seed, profile) -> None:
     import matplotlib
     import matplotlib.pyplot as plt
 
@@ -107,8 +108,8 @@ def _write_report(out: Path, report: Report, sizes, seed, profile) -> None:
 
 def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str = "custom",
                    workers: int | None = None, scheduler=None, progress: bool = False,
-                   write: bool = True) -> Report:
-    """Run (or resume) the three stages in ``out`` and return the :class:`Report`.
+                   write: bool = True) -> PGLeafReport:
+    """Run (or resume) the three stages in ``out`` and return the :class:`PGLeafReport`.
 
     Parameters
     ----------
@@ -138,7 +139,7 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
     with folder.stage("matches"):
         rr, g = play_matches(out / "matches", out / "train", sizes, seed, workers=workers,
                              scheduler=scheduler, progress=progress)
-    report = Report(training_frame(trained.state, sizes), rr, g, curves(g), elo(rr, g),
+    report = PGLeafReport(training_frame(trained.state, sizes), rr, g, curves(g), elo(rr, g),
                     folder.timings)
     if write:
         with folder.stage("report"):
@@ -150,7 +151,7 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
     return report
 
 
-def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[Report, dict]:
+def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[PGLeafReport, dict]:
     """Read the report files :func:`run_experiment` wrote into ``folder``.
 
     Needs only the files at the run folder's top (``training.csv``, ``round_robin.csv``,
@@ -166,7 +167,7 @@ def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[Report
 
     Returns
     -------
-    report : Report
+    report : PGLeafReport
         Its ``timings`` are the wall times (s) per stage summed over all invocations.
     sizes : dict
         The sizes the run was made with (validated like a profile).
@@ -182,13 +183,13 @@ def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[Report
     names = ("training", "round_robin", "gauntlet", "curves", "elo")
     frames, sizes, timings, _ = read_run(folder, "pgleaf", [f"{n}.csv" for n in names],
                                          _check_sizes, expect)
-    return Report(**frames, timings=timings), sizes
+    return PGLeafReport(**frames, timings=timings), sizes
 
 
 @register("pgleaf", profiles=PROFILES, check=_check_sizes,
           description="PGLeaf vs TDLeaf(lambda), TD(lambda), REINFORCE on 5x5 shogi "
                       "(Morioka & Igarashi, section 5)")
-def run(opts: RunOptions) -> Report:
+def run(opts: RunOptions) -> PGLeafReport:
     """The command line's entry: :func:`run_experiment` with the options' sizes."""
     report = run_experiment(opts.out, opts.sizes, opts.seed, profile=opts.profile,
                             workers=opts.workers, scheduler=opts.scheduler,
