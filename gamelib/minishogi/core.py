@@ -137,6 +137,10 @@ RESULT_GOTE_WINS = 2
 RESULT_DRAW = 3
 
 _FULL = (1 << R.SQUARES) - 1
+if not R.NO_MOVES_LOSES:    # game_result, the search's mate scores and the learners' terminal
+    raise NotImplementedError(   # rewards all score a side without legal moves as lost
+        "rules.NO_MOVES_LOSES = False (stalemate is not a loss) is not implemented: "
+        "game_result, gamelib.search and gamelib.learn score a side without moves as lost")
 
 
 # ----------------------------------------------------------------------------- tables
@@ -782,7 +786,8 @@ def repetition_result(s):
 def game_result(s, buf, start, max_plies):
     """Result (``RESULT_*``) of the game at the current position, by the rules and the ply cap.
 
-    A side without legal moves loses; then the repetition rule; then, if ``max_plies > 0`` and
+    A side without legal moves loses (:data:`~gamelib.minishogi.rules.NO_MOVES_LOSES`); then
+    the repetition rule; then, if ``max_plies > 0`` and
     the game has lasted ``max_plies`` plies (``MOVE_NUMBER - 1 + PLY``), a draw.
     ``buf[start:]`` is scratch space for the move generator.
     """

@@ -118,7 +118,8 @@ DEAD_RANKS = {SENTE: {PAWN: (0,)}, GOTE: {PAWN: (4,)}}
 NIFU = True
 #: Pawn-drop mate (uchifuzume) is illegal (Fairy-Stockfish generates it and scores it a loss).
 PAWN_DROP_MATE_ILLEGAL = True
-#: A side without legal moves loses (checkmate and stalemate alike).
+#: A side without legal moves loses (checkmate and stalemate alike). The only value implemented:
+#: :mod:`gamelib.minishogi.core` refuses to load with False.
 NO_MOVES_LOSES = True
 #: The n-th occurrence of a position ends the game.
 REPETITION_COUNT = 4
