@@ -37,7 +37,7 @@ import numpy as np
 
 from gamelib.evaluation import shogi as ev
 from gamelib.experiments.registry import RunOptions, register
-from gamelib.experiments.run_folder import RunFolder, read_run
+from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
 from gamelib.runtime.profiles import check_integer, check_missing, check_number
 from gamelib.runtime.seeds import derive_rng, derive_seed
 from gamelib.learn import elmo_train as L
@@ -375,18 +375,13 @@ def _write_report(out: Path, report: ElmoReport) -> None:
         write_figure(fig, out / "curves.png")
 
 
-
 @register("elmo_shogi", aliases=("elmo",), profiles=PROFILES, check=_check_sizes,
           description="elmo's loss on 5x5 shogi: teacher self-play, lambda sweep vs Apery's "
                       "squared error, matches")
 def run(opts: RunOptions) -> ElmoReport:
     """The command line's entry: :func:`run_experiment` with the options' sizes."""
-    report = run_experiment(opts.out, opts.sizes, opts.seed, profile=opts.profile,
-                            workers=opts.workers, scheduler=opts.scheduler,
-                            progress=opts.progress)
-    t = report.timings
+    report = run_from_options(run_experiment, opts)
     n = report.teacher["positions"]
-    print("wall time: " + ", ".join(f"{k} {v:.1f} s" for k, v in t.items()), flush=True)
     print(f"teacher data: {n} positions, K = {report.teacher['scale']:.4f} "
           f"({report.teacher['scale_in_pawns']:.2f} pawns)", flush=True)
     print(f"verdict: {verdict(report)}", flush=True)

@@ -21,7 +21,7 @@ from gamelib.runtime.executor import Executor
 from gamelib.runtime.report import append_provenance, stage_totals
 from gamelib.runtime.stages import CLOCK_FILE, StageClock
 
-__all__ = ["RunFolder", "read_run"]
+__all__ = ["RunFolder", "read_run", "run_from_options"]
 
 
 class RunFolder:
@@ -119,3 +119,15 @@ def read_run(folder, experiment: str, files: Sequence[str],
                 f"{k} {sizes.get(k)!r} (wanted {expect.get(k)!r})" for k in differ))
     frames = {Path(f).stem: pd.read_csv(folder / f) for f in files if f.endswith(".csv")}
     return frames, sizes, stage_totals(prov), prov
+
+
+def run_from_options(run_experiment: Callable, opts):
+    """The command line's entry of an experiment: ``run_experiment`` with the options' folder,
+    sizes, seed, profile and executor; prints the wall time of each stage and returns the
+    report."""
+    report = run_experiment(opts.out, opts.sizes, opts.seed, profile=opts.profile,
+                            workers=opts.workers, scheduler=opts.scheduler,
+                            progress=opts.progress)
+    print("wall time: " + ", ".join(f"{k} {v:.1f} s" for k, v in report.timings.items()),
+          flush=True)
+    return report

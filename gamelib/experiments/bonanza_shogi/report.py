@@ -13,7 +13,7 @@ from gamelib.evaluation import shogi as E
 from gamelib.evaluation.reference import reference_theta
 from gamelib.runtime.atomic import atomic_write_json, atomic_write_text, read_json
 from gamelib.experiments.registry import RunOptions, register
-from gamelib.experiments.run_folder import RunFolder, read_run
+from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
 from gamelib.learn import bonanza_shogi as bs
 from gamelib.learn.records import parse_records
 from gamelib.experiments.bonanza_shogi.config import (PROFILES, _check_sizes, teacher_settings)
@@ -211,15 +211,9 @@ def _write_report(out: Path, report: BonanzaReport) -> None:
         write_figure(fig, out / "piece_values.png")
 
 
-
 @register("bonanza_shogi", aliases=("bonanza",), profiles=PROFILES, check=_check_sizes,
           description="the Bonanza method on 5x5 shogi: teacher records, batch vs mini-batch, "
                       "constraint, L1, matches")
 def run(opts: RunOptions) -> BonanzaReport:
     """The command line's entry: :func:`run_experiment` with the options' sizes."""
-    report = run_experiment(opts.out, opts.sizes, opts.seed, profile=opts.profile,
-                            workers=opts.workers, scheduler=opts.scheduler,
-                            progress=opts.progress)
-    print("wall time: " + ", ".join(f"{k} {v:.1f} s" for k, v in report.timings.items()),
-          flush=True)
-    return report
+    return run_from_options(run_experiment, opts)

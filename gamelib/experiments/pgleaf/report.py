@@ -16,7 +16,7 @@ from gamelib.experiments.pgleaf.matches import play_matches
 from gamelib.experiments.pgleaf.paper import PAPER_TABLES, paper_table_markdown
 from gamelib.experiments.pgleaf.training import _STAT_COLUMNS, train, trained_theta
 from gamelib.experiments.registry import RunOptions, register
-from gamelib.experiments.run_folder import RunFolder, read_run
+from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
 
 
 @dataclass(frozen=True)
@@ -191,11 +191,8 @@ def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[PGLeaf
                       "(Morioka & Igarashi, section 5)")
 def run(opts: RunOptions) -> PGLeafReport:
     """The command line's entry: :func:`run_experiment` with the options' sizes."""
-    report = run_experiment(opts.out, opts.sizes, opts.seed, profile=opts.profile,
-                            workers=opts.workers, scheduler=opts.scheduler,
-                            progress=opts.progress)
+    report = run_from_options(run_experiment, opts)
     t = report.timings
-    print("wall time: " + ", ".join(f"{k} {v:.1f} s" for k, v in t.items()), flush=True)
     games = len(runs_of(opts.sizes)) * int(opts.sizes["n_games"])
     print(f"self-play: {games} games in the run ({t['training']:.1f} s in this call)",
           flush=True)
