@@ -27,7 +27,8 @@ the same numbers as an uninterrupted run, whatever the number of workers.
 
 Modules: :mod:`~.config` (profiles, runs, settings), :mod:`~.training`, :mod:`~.matches`,
 :mod:`~.paper` (the published tables), :mod:`~.analysis` (tables, curves, Elo), :mod:`~.claims`,
-:mod:`~.report` (the whole run and its files), :mod:`~.mirror_trap` (the layout study).
+:mod:`~.report` (the whole run and its files), :mod:`~.mirror_trap` (the layout study),
+:mod:`~.verdicts` (the pre-registered claims, Holm-corrected, one row per run).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from gamelib.experiments.pgleaf.mirror_trap import MIRROR_TRAP_EVALUATIONS, mirr
 from gamelib.experiments.pgleaf.paper import PAPER_TABLES, paper_table, paper_table_markdown
 from gamelib.experiments.pgleaf.report import PGLeafReport, load_report, run_experiment, training_frame
 from gamelib.experiments.pgleaf.training import initial_theta, train, trained_theta
+from gamelib.experiments.pgleaf.verdicts import claim_verdicts, claims_by_configuration
 from gamelib.learn.selfplay import ALGORITHMS, REWARDS
 
 __all__ = ["PROFILES", "ALGORITHMS", "REWARDS", "ALGORITHM_LABELS", "ALGORITHM_ABBREVIATIONS",
@@ -49,4 +51,5 @@ __all__ = ["PROFILES", "ALGORITHMS", "REWARDS", "ALGORITHM_LABELS", "ALGORITHM_A
            "settings_of", "train", "trained_theta", "initial_theta", "match_settings",
            "play_matches", "training_frame", "round_robin_table", "curves", "plot_curves", "elo",
            "paper_table", "paper_table_markdown", "round_robin_markdown", "claims",
-           "run_experiment", "load_report", "MIRROR_TRAP_EVALUATIONS", "mirror_trap_study"]
+           "run_experiment", "load_report", "MIRROR_TRAP_EVALUATIONS", "mirror_trap_study",
+           "claim_verdicts", "claims_by_configuration"]
