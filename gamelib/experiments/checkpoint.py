@@ -43,6 +43,10 @@ class RunConfigMismatch(ValueError):
     """The run folder holds a run with another config."""
 
 
+class RunFolderBusy(RuntimeError):
+    """Another process has the run folder open."""
+
+
 def canonical_config(config: Mapping[str, Any]) -> dict:
     """``config`` as plain JSON values (tuples become lists), or ``ValueError``."""
     if not isinstance(config, Mapping):
@@ -125,8 +129,8 @@ class CheckpointStore:
     ------
     RunConfigMismatch
         If the folder holds a run with another config.
-    RuntimeError
-        If another process has the folder open.
+    RunFolderBusy
+        If another process has the folder open (a ``RuntimeError``).
     ValueError
         If the folder is not a run folder or its manifest is damaged.
 
@@ -169,7 +173,8 @@ class CheckpointStore:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise RuntimeError(f"run folder {self.folder} is in use by another process") \
+            raise RunFolderBusy(f"run folder {self.folder} is in use by another process (a run "
+                                f"is writing it); wait for it to end or use another folder") \
                 from None
         self._lock_fd = fd
 

@@ -10,23 +10,13 @@ import experiments_toy as toy
 from gamelib.experiments.cli import main
 from gamelib.experiments.registry import REGISTRY, Registry, RunOptions, discover
 
-PROFILES = {"quick": {"n_batches": 3, "lr": 0.05}, "paper": {"n_batches": 1000, "lr": 0.05}}
-
-
-def toy_experiment(opts: RunOptions):
-    """A registered experiment that really runs the toy learner."""
-    config = {**toy.CONFIG, "lr": opts.lr}
-    from gamelib.experiments import run_batched
-    run_batched(opts.out, config=config, seed=opts.seed, n_batches=opts.n_batches,
-                init=toy.init, step=toy.step, workers=opts.workers, scheduler=opts.scheduler,
-                progress=opts.progress)
+PROFILES = toy.PROFILES
+toy_experiment = toy.experiment
 
 
 @pytest.fixture
 def registry():
-    reg = Registry()
-    reg.register("toy", profiles=PROFILES, description="toy learner")(toy_experiment)
-    return reg
+    return toy.registry()
 
 
 def test_help_lists_experiments_and_profiles(registry, capsys):
