@@ -20,6 +20,7 @@ process dies. Opening a folder whose stored config differs from the requested on
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -152,6 +153,7 @@ class CheckpointStore:
         self._lock_fd = None
         if self.folder.exists() and not self.folder.is_dir():
             raise ValueError(f"run folder {self.folder} exists and is not a folder")
+        created = not self.folder.exists()
         self.folder.mkdir(parents=True, exist_ok=True)
         self._lock()
         try:
@@ -159,6 +161,10 @@ class CheckpointStore:
             self._clean()
         except BaseException:
             self.close()
+            if created:     # e.g. a full disk: leave no folder holding only the lock file
+                (self.folder / LOCK).unlink(missing_ok=True)
+                with contextlib.suppress(OSError):
+                    self.folder.rmdir()
             raise
 
     # -- lifecycle ------------------------------------------------------------------------
