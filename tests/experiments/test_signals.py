@@ -104,3 +104,31 @@ def test_signal_stops_the_whole_run_which_then_resumes(sig, tmp_path, reference)
     assert state.keys() == reference.keys()
     for name in state:
         assert state[name].tobytes() == reference[name].tobytes(), name
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_a_plain_script_using_the_executor_leaves_no_worker_behind(tmp_path):
+    """No command-line handler here: the executor itself turns SIGTERM into an interrupt
+    while its pool is open (e.g. a tournament run from a script)."""
+    script = ("import time\nfrom gamelib.experiments.executor import map_ordered\n"
+              "map_ordered(time.sleep, [0.5] * 400, workers=2)\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(session_members(proc.pid)) < 5:   # main, tracker, forkserver, 2 workers
+            assert proc.poll() is None
+            assert time.monotonic() < deadline, "the pool never started"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=STOP_WITHIN)
+        deadline = time.monotonic() + STOP_WITHIN
+        while session_members(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = session_members(proc.pid)
+    finally:
+        for pid in session_members(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+        proc.kill()
+        proc.wait()
+    assert not left, f"processes left after SIGTERM: {left}"
