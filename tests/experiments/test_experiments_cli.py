@@ -87,6 +87,7 @@ def test_registration_rules():
 
 def test_discover_finds_experiment_modules_in_the_package(tmp_path, monkeypatch):
     import gamelib.experiments as package
+    discover()      # the real experiments first: the registry restored below must hold them
     (tmp_path / "zz_probe.py").write_text(
         "from gamelib.experiments.registry import register\n"
         "@register('probe', profiles={'quick': {'n': 1}, 'paper': {'n': 2}})\n"
