@@ -3,16 +3,34 @@
 Runs a registered experiment (see :mod:`gamelib.experiments.registry`) at a profile, with a
 seed, into an output folder, on local cores or a Dask cluster. Rerunning the same command after
 an interruption resumes the run; another seed or size in the same folder is refused.
+
+Before anything is written, the run folder is checked (:mod:`gamelib.experiments.run_folder`:
+not a file, writable, not another experiment's run) and so is the Dask scheduler, if one is
+given. Every expected failure -- bad options, such a folder, a folder in use by another run, an
+unreachable scheduler, a full disk or another error of the file system -- ends with one line
+``error: ...`` on stderr and exit status 2 (set ``GAMELIB_DEBUG=1`` for the traceback).
+Ctrl-C, SIGTERM and SIGHUP stop the run and its worker processes cleanly (exit status 130, 143,
+129); the same command resumes it.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
+from gamelib.runtime.checkpoint import RunFolderBusy
 from gamelib.runtime.executor import SCHEDULER_ENV, Executor
+from gamelib.runtime.interrupt import exit_status, terminate_on_signals
 from gamelib.experiments.registry import Registry, discover
+from gamelib.experiments.run_folder import check_run_folder
+
+#: Set to 1 for a traceback instead of the one-line error.
+DEBUG_ENV = "GAMELIB_DEBUG"
+#: Failures reported as ``error: ...`` with exit status 2 (bad input, the file system, another
+#: run in the folder, an unreachable scheduler); anything else is a bug and shows a traceback.
+EXPECTED_ERRORS = (ValueError, OSError, RunFolderBusy)
 
 
 def _parse_value(text: str):
@@ -60,27 +78,44 @@ def build_parser(registry: Registry) -> argparse.ArgumentParser:
     return parser
 
 
+def error_line(err: BaseException) -> str:
+    """The one line reporting an expected failure, naming the path where there is one."""
+    if isinstance(err, OSError) and err.filename is not None and err.strerror:
+        return f"error: {err.filename}: {err.strerror}"
+    return "error: " + " ".join(str(err).split())
+
+
+def _run(args, registry: Registry) -> int:
+    opts = registry.options(args.experiment, profile=args.profile, seed=args.seed,
+                            out=args.out, workers=args.workers, scheduler=args.scheduler,
+                            overrides={k: _parse_value(v) for k, v in args.param},
+                            progress=not args.no_progress)
+    check_run_folder(opts.out, opts.experiment, registry)
+    executor = Executor(opts.workers, opts.scheduler)
+    executor.check()
+    sizes = ", ".join(f"{k}={v!r}" for k, v in sorted(opts.sizes.items()))
+    print(f"{opts.experiment}: profile {opts.profile}, seed {opts.seed}, {sizes}; "
+          f"run folder {opts.out}; executor: {executor.description}", flush=True)
+    registry.get(opts.experiment).run(opts)
+    print(f"{opts.experiment}: done, results in {opts.out}")
+    return 0
+
+
 def main(argv: list[str] | None = None, registry: Registry | None = None) -> int:
-    """Entry point; returns the exit status (2 on bad input, 130 when interrupted)."""
+    """Entry point; returns the exit status (2 on an expected failure, 128 + the signal number
+    when interrupted)."""
     registry = discover() if registry is None else registry
     parser = build_parser(registry)
     args = parser.parse_args(argv)
-    try:
-        opts = registry.options(args.experiment, profile=args.profile, seed=args.seed,
-                                out=args.out, workers=args.workers, scheduler=args.scheduler,
-                                overrides={k: _parse_value(v) for k, v in args.param},
-                                progress=not args.no_progress)
-        sizes = ", ".join(f"{k}={v!r}" for k, v in sorted(opts.sizes.items()))
-        where = Executor(opts.workers, opts.scheduler).description
-        print(f"{opts.experiment}: profile {opts.profile}, seed {opts.seed}, {sizes}; "
-              f"run folder {opts.out}; executor: {where}", flush=True)
-        registry.get(opts.experiment).run(opts)
-    except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("interrupted: rerun the same command to resume from the last checkpoint",
-              file=sys.stderr)
-        return 130
-    print(f"{opts.experiment}: done, results in {opts.out}")
-    return 0
+    with terminate_on_signals():
+        try:
+            return _run(args, registry)
+        except KeyboardInterrupt as stop:
+            print(f"{stop or 'interrupted'}: rerun the same command to resume from the last "
+                  f"checkpoint", file=sys.stderr)
+            return exit_status(stop)
+        except EXPECTED_ERRORS as err:
+            if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
+                raise
+            print(error_line(err), file=sys.stderr)
+            return 2

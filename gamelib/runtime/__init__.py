@@ -13,6 +13,10 @@ Submodules
 :mod:`~gamelib.runtime.driver`
     ``run_batched``: a resumable batched run whose result does not depend on interruptions,
     workers or checkpoint interval.
+:mod:`~gamelib.runtime.interrupt`
+    SIGTERM and SIGHUP stop a run like Ctrl-C; a stopped run's processes are all ended.
+:mod:`~gamelib.runtime.stages`
+    Wall time per stage of a run folder, summed over every invocation.
 :mod:`~gamelib.runtime.profiles`
     Named sets of sizes (``quick``, ``paper``), validated once for notebooks and experiments.
 :mod:`~gamelib.runtime.report`

@@ -53,9 +53,12 @@ def atomic_write_with(path, write: Callable) -> Path:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as err:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        if isinstance(err, OSError) and err.filename is None and err.errno is not None:
+            # e.g. ENOSPC from a write names no file: name the destination
+            raise OSError(err.errno, err.strerror, str(path)) from err
         raise
     _fsync_dir(path.parent)
     return path

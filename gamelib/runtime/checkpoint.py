@@ -20,6 +20,7 @@ process dies. Opening a folder whose stored config differs from the requested on
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -41,6 +42,10 @@ _CHECKPOINT_RE = re.compile(r"^checkpoint-(\d{9,})\.npz$")
 
 class RunConfigMismatch(ValueError):
     """The run folder holds a run with another config."""
+
+
+class RunFolderBusy(RuntimeError):
+    """Another process has the run folder open."""
 
 
 def canonical_config(config: Mapping[str, Any]) -> dict:
@@ -125,8 +130,8 @@ class CheckpointStore:
     ------
     RunConfigMismatch
         If the folder holds a run with another config.
-    RuntimeError
-        If another process has the folder open.
+    RunFolderBusy
+        If another process has the folder open (a ``RuntimeError``).
     ValueError
         If the folder is not a run folder or its manifest is damaged.
 
@@ -148,6 +153,7 @@ class CheckpointStore:
         self._lock_fd = None
         if self.folder.exists() and not self.folder.is_dir():
             raise ValueError(f"run folder {self.folder} exists and is not a folder")
+        created = not self.folder.exists()
         self.folder.mkdir(parents=True, exist_ok=True)
         self._lock()
         try:
@@ -155,6 +161,10 @@ class CheckpointStore:
             self._clean()
         except BaseException:
             self.close()
+            if created:     # e.g. a full disk: leave no folder holding only the lock file
+                (self.folder / LOCK).unlink(missing_ok=True)
+                with contextlib.suppress(OSError):
+                    self.folder.rmdir()
             raise
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -169,7 +179,8 @@ class CheckpointStore:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise RuntimeError(f"run folder {self.folder} is in use by another process") \
+            raise RunFolderBusy(f"run folder {self.folder} is in use by another process (a run "
+                                f"is writing it); wait for it to end or use another folder") \
                 from None
         self._lock_fd = fd
 

@@ -24,23 +24,34 @@ state does not survive a fork reliably. The price is that ``fn`` and the items m
 picklable by reference (module-level functions, not lambdas or functions defined in a notebook),
 and that workers import the modules they need (numba functions with ``cache=True`` load from
 the on-disk cache instead of recompiling).
+
+Stopping: an exception or an interrupt in the middle of a map (Ctrl-C, or SIGTERM/SIGHUP, which
+the executor turns into :class:`~gamelib.runtime.interrupt.Terminated` while its pool is open
+unless the program handles them itself) terminates the pool's workers instead of waiting for
+their jobs; the workers ignore SIGINT, so that Ctrl-C reaches only the process that owns the pool.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import pickle
+import signal
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterable
 
 from tqdm import tqdm
 
+from gamelib.runtime.interrupt import terminate_on_signals
+
 SCHEDULER_ENV = "DASK_SCHEDULER_ADDRESS"
 CHUNKS_PER_SLOT = 4
 START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
     else "spawn"
+#: Seconds a terminated worker gets to exit before it is killed.
+TERMINATE_GRACE = 2.0
 
 
 def available_cores() -> int:
@@ -61,6 +72,28 @@ def _apply_chunk(fn: Callable, chunk: list, start: int, total: int) -> list:
             err.add_note(f"in job {start + offset} of {total}")
             raise
     return results
+
+
+def _ignore_sigint() -> None:
+    """Pool initializer: Ctrl-C is for the process that owns the pool (which then terminates
+    the workers), not for each worker, which would print a traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Stop ``pool`` without waiting for its running jobs: SIGTERM, then SIGKILL after
+    :data:`TERMINATE_GRACE` seconds."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError):
+            process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError):
+            process.join(TERMINATE_GRACE)
+            if process.is_alive():
+                process.kill()
+                process.join()
 
 
 def _plan(workers, scheduler) -> tuple[str, Any]:
@@ -101,6 +134,7 @@ class Executor:
         self.kind, self._target = _plan(workers, scheduler)
         self._pool = None
         self._client = None
+        self._signals = contextlib.ExitStack()
 
     @property
     def description(self) -> str:
@@ -112,6 +146,29 @@ class Executor:
         address = self._target if isinstance(self._target, str) else \
             self._target.scheduler.address
         return f"Dask cluster at {address}"
+
+    def check(self, timeout: float = 5.0) -> None:
+        """Make sure a Dask scheduler given by address answers (nothing to check otherwise).
+
+        Raises
+        ------
+        ConnectionError
+            Naming the address, when no scheduler answers within ``timeout`` seconds (the first
+            :meth:`map` would otherwise wait for 30 s before failing).
+        ValueError
+            When the address cannot be parsed.
+        """
+        if self.kind != "dask" or not isinstance(self._target, str) or self._client is not None:
+            return
+        from distributed import Client
+
+        try:
+            Client(self._target, timeout=timeout, set_as_default=False).close()
+        except ValueError as err:
+            raise ValueError(f"bad Dask scheduler address {self._target!r}: {err}") from None
+        except (OSError, TimeoutError) as err:
+            raise ConnectionError(f"no Dask scheduler answers at {self._target} within "
+                                  f"{timeout:g} s ({err})") from None
 
     def map(self, fn: Callable[[Any], Any], items: Iterable, *, chunksize: int | None = None,
             progress: bool = False, desc: str | None = None) -> list:
@@ -168,7 +225,9 @@ class Executor:
         if self.kind == "processes":
             if self._pool is None:
                 context = multiprocessing.get_context(START_METHOD)
-                self._pool = ProcessPoolExecutor(max_workers=self._target, mp_context=context)
+                self._signals.enter_context(terminate_on_signals(only_if_default=True))
+                self._pool = ProcessPoolExecutor(max_workers=self._target, mp_context=context,
+                                                 initializer=_ignore_sigint)
             return self._target
         from distributed import Client
 
@@ -213,21 +272,31 @@ class Executor:
             bar.update(len(chunks[index_of[future.key]][0]))
         return [result for chunk in client.gather(futures) for result in chunk]
 
-    def close(self) -> None:
-        """Stop the pool, or close the Dask client if this executor opened it (idempotent)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
-        if self._client is not None:
-            if self._client is not self._target:
-                self._client.close()
-            self._client = None
+    def close(self, terminate: bool = False) -> None:
+        """Stop the pool, or close the Dask client if this executor opened it (idempotent).
+
+        ``terminate``: stop the workers at once (SIGTERM, then SIGKILL) instead of letting them
+        finish their jobs; :meth:`__exit__` does so when the block ends with an exception.
+        """
+        try:
+            if self._pool is not None:
+                pool, self._pool = self._pool, None
+                if terminate:
+                    _terminate(pool)
+                else:
+                    pool.shutdown(wait=True, cancel_futures=True)
+            if self._client is not None:
+                client, self._client = self._client, None
+                if client is not self._target:
+                    client.close()
+        finally:
+            self._signals.close()
 
     def __enter__(self) -> "Executor":
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, exc_type, *exc) -> None:
+        self.close(terminate=exc_type is not None)
 
 
 def map_ordered(fn: Callable[[Any], Any], items: Iterable, workers: int | None = None,

@@ -79,7 +79,8 @@ def check_number(name: str, value, low: float | None = None, high: float | None 
         else:
             lo = "(" if low_open else "["
             hi = ")" if high_open else "]"
-            wanted = (f"a number in {lo}{'-inf' if low is None else low:g}, "
-                      f"{'inf' if high is None else high:g}{hi}")
+            lo_text = "-inf" if low is None else f"{low:g}"
+            hi_text = "inf" if high is None else f"{high:g}"
+            wanted = f"a number in {lo}{lo_text}, {hi_text}{hi}"
         raise ValueError(f"{name} must be {wanted}, got {value!r}")
     return float(value)

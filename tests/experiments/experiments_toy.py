@@ -3,8 +3,14 @@ parameter vector. Run as a script it performs (or resumes) a run::
 
     python experiments_toy.py FOLDER SEED N_BATCHES [WORKERS]
 
-The environment variable ``TOY_SLEEP`` (seconds per batch) slows it down so that a test can kill
-it in the middle.
+or runs the command line of ``python -m gamelib.experiments`` with the toy registered as
+experiment ``toy`` (:func:`registry`)::
+
+    python experiments_toy.py cli toy --workers 2 --out FOLDER ...
+
+The environment variables ``TOY_SLEEP`` (seconds per batch, in the main process) and
+``TOY_JOB_SLEEP`` (seconds per game, in the worker) slow it down so that a test can kill it in
+the middle.
 """
 
 import os
@@ -14,6 +20,7 @@ import time
 import numpy as np
 
 from gamelib.runtime import derive_rng, run_batched
+from gamelib.experiments.registry import Registry, RunOptions
 
 CONFIG = {"dim": 16, "games_per_batch": 6, "lr": 0.05}
 
@@ -28,6 +35,7 @@ def play(job):
     seed, params = job
     rng = np.random.default_rng(seed)
     x = rng.normal(size=params.shape)
+    time.sleep(float(os.environ.get("TOY_JOB_SLEEP", "0")))
     return np.tanh(params @ x + rng.normal()) * x
 
 
@@ -48,6 +56,28 @@ def run(folder, seed, n_batches, workers=1, scheduler=None, checkpoint_every=1, 
                        checkpoint_every=checkpoint_every, keep=keep)
 
 
+PROFILES = {"quick": {"n_batches": 3, "lr": 0.05}, "paper": {"n_batches": 1000, "lr": 0.05}}
+
+
+def experiment(opts: RunOptions):
+    """A registered experiment that really runs the toy learner."""
+    config = {**CONFIG, "lr": opts.lr}
+    run_batched(opts.out, config=config, seed=opts.seed, n_batches=opts.n_batches,
+                init=init, step=step, workers=opts.workers, scheduler=opts.scheduler,
+                progress=opts.progress)
+
+
+def registry() -> Registry:
+    """A registry holding only the toy, as experiment ``toy``."""
+    reg = Registry()
+    reg.register("toy", profiles=PROFILES, description="toy learner")(experiment)
+    return reg
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["cli"]:
+    from gamelib.experiments.cli import main
+
+    raise SystemExit(main(sys.argv[2:], registry()))
 if __name__ == "__main__":
     folder, seed, n_batches = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     workers = int(sys.argv[4]) if len(sys.argv) > 4 else 1

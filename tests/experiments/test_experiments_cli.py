@@ -11,23 +11,13 @@ from gamelib.runtime.paths import results_dir
 from gamelib.experiments.cli import main
 from gamelib.experiments.registry import REGISTRY, Registry, RunOptions, discover
 
-PROFILES = {"quick": {"n_batches": 3, "lr": 0.05}, "paper": {"n_batches": 1000, "lr": 0.05}}
-
-
-def toy_experiment(opts: RunOptions):
-    """A registered experiment that really runs the toy learner."""
-    config = {**toy.CONFIG, "lr": opts.lr}
-    from gamelib.runtime import run_batched
-    run_batched(opts.out, config=config, seed=opts.seed, n_batches=opts.n_batches,
-                init=toy.init, step=toy.step, workers=opts.workers, scheduler=opts.scheduler,
-                progress=opts.progress)
+PROFILES = toy.PROFILES
+toy_experiment = toy.experiment
 
 
 @pytest.fixture
 def registry():
-    reg = Registry()
-    reg.register("toy", profiles=PROFILES, description="toy learner")(toy_experiment)
-    return reg
+    return toy.registry()
 
 
 def test_help_lists_experiments_and_profiles(registry, capsys):
@@ -99,7 +89,7 @@ def test_registration_rules():
 
 def test_discover_finds_experiment_modules_in_the_package(tmp_path, monkeypatch):
     import gamelib.experiments as package
-    discover()    # the real experiments register into the real table first, not the one below
+    discover()      # the real experiments first: the registry restored below must hold them
     (tmp_path / "zz_probe.py").write_text(
         "from gamelib.experiments.registry import register\n"
         "@register('probe', profiles={'quick': {'n': 1}, 'paper': {'n': 2}})\n"

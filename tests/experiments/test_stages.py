@@ -77,3 +77,23 @@ def test_a_damaged_clock_file_is_named(tmp_path):
     (tmp_path / CLOCK_FILE).write_text('["not", "a", "mapping"]')
     with pytest.raises(ValueError, match="wall_time.json is damaged"):
         StageClock(tmp_path)
+
+
+def test_size_checks_name_the_size_and_the_range():
+    from gamelib.runtime.profiles import check_integer, check_number
+
+    for call, message in ((lambda: check_number("l1_weight", -1, 0), r"l1_weight must be a "
+                           r"number in \[0, inf\], got -1"),
+                          (lambda: check_number("alpha", 0, 0, low_open=True),
+                           "alpha must be a positive number, got 0"),
+                          (lambda: check_number("f", 1.0, 0, 1, high_open=True),
+                           r"f must be a number in \[0, 1\), got 1.0"),
+                          (lambda: check_number("f", float("nan"), 0), "f must be a number"),
+                          (lambda: check_number("f", "0.5", 0), "f must be a number"),
+                          (lambda: check_integer("n", True), "n must be a positive integer"),
+                          (lambda: check_integer("n", 2.0), "n must be a positive integer"),
+                          (lambda: check_integer("n", -1, 0), "n must be a non-negative integer"),
+                          (lambda: check_integer("n", 3, 5), "n must be an integer >= 5")):
+        with pytest.raises(ValueError, match=message):
+            call()
+    assert check_number("f", 1, 0, 1) == 1.0 and check_integer("n", 0, 0) == 0
