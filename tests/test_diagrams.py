@@ -161,3 +161,30 @@ def test_row_bad_input():
         row([42])
     with pytest.raises(ValueError, match="well-formed"):
         row(["<svg"])
+
+
+def test_game_strip_shows_the_positions_after_the_plies():
+    from gamelib.minishogi.svg import game_strip
+
+    moves = ["2e4c", "4a2c", "4e3d", "2a3b", "3d2c", "3b4c", "2c1b"]     # the mirror trap's mate
+    root = parse(game_strip(moves, [0, 2, 7]).svg)
+    boards = root.findall("s:g/s:svg", NS)
+    expected = []
+    for k in (0, 2, 7):
+        p = Position()
+        for m in moves[:k]:
+            p.push_usi(m)
+        expected.append(p.sfen())
+    assert [b.find("s:title", NS).text for b in boards] == expected
+    assert expected[1] == "r1sgk/4p/1B1b1/P4/KGS1R b - 3"         # the mirror position
+    assert [t.text for t in root.findall("s:text", NS)] == ["start", "ply 2: 4a2c", "ply 7: 2c1b"]
+    last = [{e.get("data-square") for e in by_class(b, "last-move")} for b in boards]
+    assert last == [set(), {"4a", "2c"}, {"2c", "1b"}]
+    p = Position()
+    for m in moves:
+        p.push_usi(m)
+    assert p.is_checkmate()
+    with pytest.raises(ValueError, match="non-decreasing"):
+        game_strip(moves, [3, 2])
+    with pytest.raises(ValueError, match="non-decreasing"):
+        game_strip(moves, [8])
