@@ -57,26 +57,20 @@ _PAGE_PROBE = r"""
 (async () => {
   const broken = [];
   await Promise.all([...document.images].map(async (im) => {
-    const src = im.currentSrc || im.src;
-    if (!src) { broken.push('(img without src)'); return; }
-    const probe = new Image();
-    probe.src = src;
-    try { await probe.decode(); } catch (e) { broken.push(src); }
+    im.loading = 'eager';
+    try { await im.decode(); } catch (e) { broken.push(im.currentSrc || im.src || '(img without src)'); }
   }));
   const links = [...document.querySelectorAll('a[href]')].map((a) => a.href);
   const main = document.querySelector('main') || document.body;
   const clone = main.cloneNode(true);
   clone.querySelectorAll('pre, script, style, textarea, div.highlight').forEach((e) => e.remove());
-  clone.querySelectorAll('code').forEach((e) => e.replaceWith('\u0001' + e.textContent + '\u0001'));
+  // the text outside code, each inline code span replaced by a mark: a role left as text is
+  // "{eq}" just before a code span (or a backtick); a directive left as text is "```{" or ":::{"
+  clone.querySelectorAll('code').forEach((e) => e.replaceWith('\u0001'));
   const text = clone.textContent;
   const myst = [];
-  const patterns = [/(^|[^\u0001])(\{[A-Za-z][\w:.-]*\}[`\u0001])/g, /(```+\s*\{)/g, /(:::+\s*\{)/g];
-  for (const re of patterns) {
-    for (const m of text.matchAll(re)) {
-      const at = m.index + m[0].length - m[m.length - 1].length;
-      myst.push(text.slice(Math.max(0, at - 30), at + 40).replace(/\u0001/g, '`').replace(/\s+/g, ' '));
-    }
-  }
+  const show = (at) => text.slice(Math.max(0, at - 30), at + 40).replace(/\u0001/g, '`…`').replace(/\s+/g, ' ');
+  for (const m of text.matchAll(/\{[A-Za-z][\w:.-]*\}[`\u0001]|(```+|:::+)\s*\{/g)) myst.push(show(m.index));
   document.querySelectorAll('[class*="highlight-{"], [class*="language-{"]').forEach((e) =>
     myst.push('code block of language ' + e.className));
   return {broken, links, myst};
@@ -268,6 +262,8 @@ def _event_problem(page: str, ev: dict, base: str, notes: list[str]) -> Problem 
             if url and not url.startswith(base):
                 notes.append(f"{page}: external resource not loaded: {url} ({entry.get('text')})")
                 return None
+            if "responded with a status" in entry.get("text", ""):
+                return None              # the local server lists the request itself
             return Problem(page, "missing resource", f"{url[len(base):] or url}: {entry.get('text')}")
         return Problem(page, "javascript", f"{entry.get('text')} {url}".strip())
     return None
@@ -298,6 +294,14 @@ def check_site(html_dir, *, screenshots=None, pages=None, chromium: str | None =
             browser.call(f"{domain}.enable", session=session)
         browser.call("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900,
                      "deviceScaleFactor": 1, "mobile": False}, session=session)
+        def drain(page: str, seconds: float) -> None:
+            until = time.monotonic() + seconds
+            for ev in browser.events(lambda: until):
+                if ev.get("sessionId") == session:
+                    problem = _event_problem(page, ev, server.base, notes)
+                    if problem:
+                        problems.append(problem)
+
         for page in pages:
             t0 = time.monotonic()
             seen = len(server.failures)
@@ -326,6 +330,7 @@ def check_site(html_dir, *, screenshots=None, pages=None, chromium: str | None =
                          for src in found["broken"]]
             problems += [Problem(page, "myst", f"not rendered: ...{s}...") for s in found["myst"]]
             problems += _check_links(page, found["links"], server.base, root, cache)
+            drain(page, settle)          # what the probe's image loads and late scripts report
             problems += [Problem(page, "missing resource", f"{path} (HTTP {code})")
                          for path, code in server.failures[seen:] if path != "/favicon.ico"]
             if screenshots is not None and page in SCREENSHOT_PAGES:
@@ -338,7 +343,7 @@ def check_site(html_dir, *, screenshots=None, pages=None, chromium: str | None =
     finally:
         browser.close()
         server.close()
-    return problems, notes
+    return list(dict.fromkeys(problems)), notes
 
 
 def main(argv: list[str] | None = None) -> int:
