@@ -89,7 +89,9 @@ class Diagram:
         return self.svg
 
     def _repr_html_(self) -> str:
-        return f'<div style="overflow-x:auto">{self.svg}</div>'
+        # scaled down to the page's width when wider (the viewBox keeps the proportions)
+        svg = self.svg.replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
+        return f"<div>{svg}</div>"
 
     def save(self, path) -> None:
         """Write the SVG to ``path`` (UTF-8)."""
@@ -123,6 +125,18 @@ def _size(svg: str) -> tuple[float, float]:
                          "width and height attributes") from None
 
 
+def _wrap(text: str, width: float, size: float) -> list[str]:
+    """``text`` cut at spaces into lines about ``width`` pixels wide (0.55 em per character)."""
+    per_line = max(8, int(width / (0.55 * size)))
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= per_line:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
 def row(items: Sequence, captions: Sequence[str] | None = None, gap: float = 16,
         caption_size: float = 13) -> Diagram:
     """Several diagrams side by side, top-aligned, each with an optional caption below it.
@@ -133,7 +147,7 @@ def row(items: Sequence, captions: Sequence[str] | None = None, gap: float = 16,
         Diagrams: :class:`Diagram`, ``Position``, ``Board`` or any object with ``_repr_svg_``,
         or SVG strings.
     captions : sequence of str, optional
-        One caption per item (``None`` or ``""`` for none).
+        One caption per item (``None`` or ``""`` for none), wrapped to the item's width.
     gap : float
         Space between two diagrams (pixels).
     """
@@ -147,15 +161,18 @@ def row(items: Sequence, captions: Sequence[str] | None = None, gap: float = 16,
     svgs = [_as_svg(item) for item in items]
     sizes = [_size(s) for s in svgs]
     height = max(h for _, h in sizes)
-    has_captions = captions is not None and any(captions)
-    caption_h = 1.6 * caption_size if has_captions else 0
+    lines = [_wrap(c or "", w, caption_size) for c, (w, _) in
+             zip(captions or [""] * len(items), sizes)]
+    line_h = 1.25 * caption_size
+    caption_h = (max(len(ls) for ls in lines) * line_h + 0.5 * caption_size
+                 if any(lines) else 0)
     parts, x = [], 0.0
-    for i, (svg, (w, _)) in enumerate(zip(svgs, sizes)):
+    for svg, (w, _), caption in zip(svgs, sizes, lines):
         parts.append(f'<g transform="translate({_fmt(x)},0)">{svg}</g>')
-        if has_captions and captions[i]:
-            parts.append(f'<text{attrs(x=_fmt(x + w / 2), y=_fmt(height + 1.2 * caption_size))}'
+        for k, text in enumerate(caption):
+            parts.append(f'<text{attrs(x=_fmt(x + w / 2), y=_fmt(height + caption_size + k * line_h))}'
                          f' text-anchor="middle" font-size="{_fmt(caption_size)}">'
-                         f'{escape(captions[i])}</text>')
+                         f'{escape(text)}</text>')
         x += w + gap
     width = x - gap
     total_h = height + caption_h

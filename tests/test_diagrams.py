@@ -149,7 +149,7 @@ def test_row_lays_out_side_by_side_with_escaped_captions():
     assert offsets == pytest.approx([0, widths[0] + 16, widths[0] + widths[1] + 32])
     captions = [t.text for t in root.findall("s:text", NS)]
     assert captions == ["start", "after <2e3d> & more"]
-    assert "<div" in strip._repr_html_() and strip.svg in strip._repr_html_()
+    assert strip._repr_html_().startswith("<div>") and strip.svg[4:] in strip._repr_html_()
 
 
 def test_row_bad_input():
@@ -188,3 +188,17 @@ def test_game_strip_shows_the_positions_after_the_plies():
         game_strip(moves, [3, 2])
     with pytest.raises(ValueError, match="non-decreasing"):
         game_strip(moves, [8])
+
+
+def test_row_wraps_long_captions_under_their_diagram():
+    small = position_svg(Position(), size=20)
+    caption = "gold captured, recaptured, dropped back next to the king"
+    strip = row([small, small], captions=[caption, "short"])
+    root = parse(strip.svg)
+    texts = root.findall("s:text", NS)
+    first = [t for t in texts if float(t.get("x")) == pytest.approx(small.width / 2)]
+    assert len(first) > 1 and " ".join(t.text for t in first) == caption
+    assert strip.height > row([small, small], captions=["a", "b"]).height
+    html = strip._repr_html_()
+    assert 'style="max-width:100%;height:auto"' in html
+    ET.fromstring(html)
