@@ -29,8 +29,8 @@ def claims_table(run_dir: str | Path | None = None):
     return pgleaf.claims(report, sizes)
 
 
-def claims_figure(table=None, *, width: float = 940, line: float = 44) -> Diagram:
-    """One line per claim: a coloured verdict badge, the claim, the paper's and our numbers.
+def claims_figure(table=None, *, width: float = 720, line: float = 58) -> Diagram:
+    """One block per claim: a coloured verdict badge, the claim, the paper's and our numbers.
 
     ``table`` is a DataFrame with the columns ``claim``, ``paper``, ``ours``, ``verdict`` (default:
     :func:`claims_table` of the committed run).
@@ -43,7 +43,7 @@ def claims_figure(table=None, *, width: float = 940, line: float = 44) -> Diagra
         raise ValueError(f"claims_figure: unknown verdict(s) {unknown}; known: {sorted(VERDICT_STYLE)}")
     badge_w, pad = 150.0, 10.0
     parts = [f'<text{attrs(x=_fmt(pad), y="20")} font-size="15" font-weight="bold">'
-             "PGLeaf paper (Morioka &amp; Igarashi): its claims on our paper-profile run</text>"]
+             "The PGLeaf paper's claims on our paper-profile run</text>"]
     for i, row in enumerate(table.itertuples()):
         y = 34 + i * line
         text, color = VERDICT_STYLE[row.verdict]
@@ -53,8 +53,10 @@ def claims_figure(table=None, *, width: float = 940, line: float = 44) -> Diagra
                      f'font-size="13" fill="#fff">{escape(text)}</text>'
                      f'<text{attrs(x=_fmt(2 * pad + badge_w), y=_fmt(y + 17))} font-size="14">'
                      f'{escape(row.claim)}</text>'
-                     f'<text{attrs(x=_fmt(2 * pad + badge_w), y=_fmt(y + 34))} font-size="11.5" fill="#555">'
-                     f'{escape(f"paper: {row.paper}; ours: {row.ours}")}</text></g>')
+                     f'<text{attrs(x=_fmt(2 * pad + badge_w), y=_fmt(y + 33))} font-size="11.5" fill="#555">'
+                     f'{escape(f"paper: {row.paper}")}</text>'
+                     f'<text{attrs(x=_fmt(2 * pad + badge_w), y=_fmt(y + 47))} font-size="11.5" fill="#555">'
+                     f'{escape(f"ours: {row.ours}")}</text></g>')
     height = 34 + len(table) * line + 8
     svg = svg_document(width, height, "".join(parts),
                        title="The PGLeaf paper's claims and their verdicts")
