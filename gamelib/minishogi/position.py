@@ -215,6 +215,12 @@ class Position:
     def __repr__(self) -> str:
         return f"Position({self.sfen()!r})"
 
+    def _repr_svg_(self) -> str:
+        """A board diagram for Jupyter; options: :func:`gamelib.minishogi.svg.position_svg`."""
+        from .svg import position_svg
+
+        return position_svg(self).svg
+
     def __str__(self) -> str:
         def hand_text(c: int) -> str:
             items = []

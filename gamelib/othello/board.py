@@ -329,6 +329,12 @@ class Board:
         b._history = list(self._history)
         return b
 
+    def _repr_svg_(self) -> str:
+        """A board diagram for Jupyter; options: :func:`gamelib.othello.svg.board_svg`."""
+        from .svg import board_svg
+
+        return board_svg(self).svg
+
     def __eq__(self, other) -> bool:
         if not isinstance(other, Board):
             return NotImplemented

@@ -1,0 +1,101 @@
+"""scripts/browser_check.py fails on a broken page and passes on a good one (real headless
+Chromium; skipped with a reason where it is not installed)."""
+
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("browser_check", ROOT / "scripts" / "browser_check.py")
+bc = importlib.util.module_from_spec(_spec)
+sys.modules["browser_check"] = bc          # dataclasses look their module up while loading
+_spec.loader.exec_module(bc)
+
+needs_chromium = pytest.mark.skipif(bc.find_chromium() is None,
+                                    reason="chromium not installed (apt-get install -y chromium)")
+
+DOT = ('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+       '<circle cx="5" cy="5" r="4"/></svg>')
+
+
+def page(body: str, title: str = "t") -> str:
+    return f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{title}</title></head>" \
+           f"<body><main>{body}</main></body></html>"
+
+
+def good_site(root: Path) -> Path:
+    (root / "book").mkdir(parents=True)
+    (root / "_static").mkdir()
+    (root / "_static" / "dot.svg").write_text(DOT)
+    (root / "book" / "intro.html").write_text(page(
+        '<p>See <a href="../chapter.html#results">the results</a> and <a href="#top">the top</a>.'
+        ' MyST roles look like <code>{eq}`label`</code> and directives like '
+        '<code>```{note}</code>, written in code.</p>'
+        '<pre>```{code-cell} python\nprint(1)\n```</pre>'
+        '<img src="../_static/dot.svg" alt="a dot"><a id="top"></a>'
+        '<a href="https://example.invalid/elsewhere">another site</a>'))
+    (root / "chapter.html").write_text(page(
+        '<h2 id="results">Results</h2><a href="book/intro.html">back</a>'
+        '<script>console.log("fine")</script>'))
+    return root
+
+
+def broken_site(root: Path) -> Path:
+    root.mkdir(parents=True)
+    (root / "index.html").write_text(page(
+        '<p>The identity {eq}`euler` holds.</p><p>```{note}</p>'
+        '<a href="missing.html">gone</a> <a href="other.html#nowhere">no such anchor</a>'
+        '<img src="missing.png" alt="missing">'
+        '<script>console.error("something broke")</script>'
+        '<script>throw new Error("boom")</script>'))
+    (root / "other.html").write_text(page('<h2 id="somewhere">x</h2>'))
+    return root
+
+
+@needs_chromium
+def test_good_site_passes_and_is_photographed(tmp_path):
+    html = good_site(tmp_path / "html")
+    t0 = time.monotonic()
+    problems, notes = bc.check_site(html, screenshots=tmp_path / "shots", log=lambda *a: None)
+    assert problems == []
+    assert (tmp_path / "shots" / "book_intro.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert any("screenshot" in n for n in notes)
+    assert time.monotonic() - t0 < 60
+
+
+@needs_chromium
+def test_broken_site_fails_on_every_kind_of_problem(tmp_path):
+    html = broken_site(tmp_path / "html")
+    problems, _ = bc.check_site(html, log=lambda *a: None)
+    found = {(p.page, p.kind) for p in problems}
+    details = " | ".join(str(p) for p in problems)
+    assert ("index.html", "javascript") in found, details
+    assert any("boom" in p.detail for p in problems), details
+    assert any("something broke" in p.detail for p in problems), details
+    assert ("index.html", "broken image") in found, details
+    assert ("index.html", "missing resource") in found, details          # missing.png: HTTP 404
+    assert any(p.kind == "broken link" and "missing.html" in p.detail for p in problems), details
+    assert any(p.kind == "broken link" and "nowhere" in p.detail for p in problems), details
+    myst = [p.detail for p in problems if p.kind == "myst"]
+    assert any("{eq}`euler" in d for d in myst) and any("```{" in d for d in myst), details
+    assert not [p for p in problems if p.page == "other.html"], details
+    # the command line reports the same and exits 1
+    assert bc.main([str(html), "--screenshots", str(tmp_path / "shots")]) == 1
+
+
+def test_pages_leave_out_theme_folders(tmp_path):
+    good_site(tmp_path)
+    (tmp_path / "_static" / "x.html").write_text("<html></html>")
+    assert bc.book_pages(tmp_path) == ["book/intro.html", "chapter.html"]
+
+
+def test_without_chromium_the_check_is_skipped_visibly(tmp_path, monkeypatch, capsys):
+    good_site(tmp_path)
+    monkeypatch.setattr(bc, "find_chromium", lambda explicit=None: None)
+    assert bc.main([str(tmp_path)]) == 0
+    assert "SKIPPED" in capsys.readouterr().out
+    with pytest.raises(FileNotFoundError, match="chromium"):
+        bc.check_site(tmp_path)
