@@ -32,8 +32,9 @@ def paper_wall_times(root: str | Path | None = None):
         stages = _stages(prov)
         invocations = prov.get("invocations", [])
         resumed = invocations[0].get("resumed_from_batch") if invocations else None
-        note = (f"first recorded invocation resumed from batch {resumed}: the time before it "
-                "is not recorded") if resumed else ""
+        note = prov.get("wall_time_note") or ((
+            f"first recorded invocation resumed from batch {resumed}: the time before it is "
+            "not recorded") if resumed and "wall_time_by_stage_s" not in prov else "")
         rows.append({"run": path.parent.relative_to(base.parent.parent.parent).as_posix(),
                      "invocations": len(prov.get("invocations", [])) or 1,
                      "stages (s)": ", ".join(f"{k} {v:,.0f}" for k, v in sorted(stages.items())),
