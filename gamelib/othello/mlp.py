@@ -28,6 +28,10 @@ Input encodings (``encoding``):
 All parameters live in one flat vector (weights of layer ``k`` stored row-major with shape
 ``(sizes[k], sizes[k + 1])``, then its bias), which is what the optimiser updates, what
 :func:`gradient_check` perturbs and what the numba search reads through :func:`mlp_value`.
+
+Training, prediction and the search's forward pass run in the numba kernels of
+:mod:`gamelib.othello.mlp_kernels`, which sum in a fixed order (no BLAS): the same seed gives
+the same network, bit for bit, on every CPU.
 """
 
 from __future__ import annotations
