@@ -248,7 +248,8 @@ class MLP:
     def _inputs(self, x) -> np.ndarray:
         x = np.ascontiguousarray(x, dtype=self.params.dtype)
         if x.ndim != 2 or x.shape[1] != self.sizes[0]:
-            raise ValueError(f"inputs have shape {x.shape}, this network needs (n, {self.sizes[0]})")
+            raise ValueError(f"inputs have shape {x.shape}, this network needs "
+                             f"(n, {self.sizes[0]})")
         return x
 
     def forward(self, x) -> np.ndarray:

@@ -23,8 +23,9 @@ The same :func:`forward_row` serves training, batch prediction and the αβ sear
 
 Parameters live in one flat vector: layer ``l`` maps ``sizes[l]`` inputs to ``sizes[l + 1]``
 outputs, its weights stored row-major with shape ``(sizes[l], sizes[l + 1])``, then its biases.
-Hidden activations of one sample are stored side by side in one row of ``act``. Every array of a call has the parameters' dtype (float32 or
-float64) except the float64 outputs, targets and weights.
+Hidden activations of one sample are stored side by side in one row of ``act``. Every array
+of a call has the parameters' dtype (float32 or float64) except the float64 outputs, targets
+and weights.
 """
 
 from __future__ import annotations
