@@ -28,13 +28,16 @@ Input encodings (``encoding``):
 All parameters live in one flat vector (weights of layer ``k`` stored row-major with shape
 ``(sizes[k], sizes[k + 1])``, then its bias), which is what the optimiser updates, what
 :func:`gradient_check` perturbs and what the numba search reads through :func:`mlp_value`.
+
+Training, prediction and the search's forward pass run in the numba kernels of
+:mod:`gamelib.othello.mlp_kernels`, which sum in a fixed order (no BLAS): the same seed gives
+the same network, bit for bit, on every CPU.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -43,6 +46,7 @@ import numpy as np
 from numba import njit
 
 from ..runtime.atomic import load_npz, save_npz_atomic
+from . import mlp_kernels as _k
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -50,7 +54,6 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "PAPER_SIZES",
     "ENCODINGS",
-    "blas_threads",
     "FORMAT_NAME",
     "FORMAT_VERSION",
     "MLP",
@@ -88,21 +91,8 @@ def _encoding_code(encoding: str) -> int:
 @njit(cache=True)
 def _encode_into(black, white, code, out):
     """Fill ``out[i]`` with the encoding ``code`` of board ``(black[i], white[i])``."""
-    one = np.uint64(1)
     for i in range(black.shape[0]):
-        b = black[i]
-        w = white[i]
-        row = out[i]
-        row[:] = 0.0
-        for sq in range(64):
-            bit = one << np.uint64(sq)
-            if b & bit:
-                row[sq] = 1.0
-            elif w & bit:
-                if code == 0:
-                    row[sq] = 2.0
-                else:
-                    row[64 + sq] = 1.0
+        _k.encode_row(black[i], white[i], code, out[i])
 
 
 def encode_states(black, white, encoding: str = "paper", dtype=np.float32, out=None) -> np.ndarray:
@@ -167,10 +157,6 @@ def _layout(sizes):
     return offsets, pos
 
 
-def _sigmoid(z):
-    return 0.5 * (1.0 + np.tanh(0.5 * z))  # overflow-free form of 1 / (1 + exp(-z))
-
-
 def weighted_mse(pred, target, n) -> float:
     """Frequency-weighted squared error of eq. (4): ``sum(n * (pred - target)**2) / sum(n)``.
 
@@ -186,10 +172,10 @@ def weighted_mse(pred, target, n) -> float:
     n = np.asarray(n, dtype=np.float64)
     if not (pred.shape == target.shape == n.shape):
         raise ValueError(f"shapes differ: pred {pred.shape}, target {target.shape}, n {n.shape}")
-    total = n.sum()
+    sse, total = _k.weighted_sse(pred.reshape(-1), target.reshape(-1), n.reshape(-1))
     if not total > 0:
         raise ValueError("weights n(s) must have a positive sum")
-    return float(np.dot(n, (pred - target) ** 2) / total)
+    return sse / total
 
 
 @dataclass
@@ -258,18 +244,21 @@ class MLP:
         return [(params[w0:b0].reshape(n_in, n_out), params[b0:end])
                 for (w0, b0, end), n_in, n_out in zip(offsets, self.sizes[:-1], self.sizes[1:])]
 
-    # --- numpy forward / backward -------------------------------------------------------------
-    def forward(self, x) -> np.ndarray:
-        """Outputs :math:`v_\\theta` (shape ``(n,)``) for encoded inputs ``x`` (shape ``(n, in)``)."""
-        return self._forward(np.asarray(x, dtype=self.params.dtype))[-1][:, 0]
+    # --- forward / backward (numba kernels with a fixed order of summation) -----------------
+    def _inputs(self, x) -> np.ndarray:
+        x = np.ascontiguousarray(x, dtype=self.params.dtype)
+        if x.ndim != 2 or x.shape[1] != self.sizes[0]:
+            raise ValueError(f"inputs have shape {x.shape}, this network needs "
+                             f"(n, {self.sizes[0]})")
+        return x
 
-    def _forward(self, x):
-        acts = [x]
-        layers = self.layers()
-        for k, (w, b) in enumerate(layers):
-            z = acts[-1] @ w + b
-            acts.append(np.maximum(z, 0) if k < len(layers) - 1 else _sigmoid(z))
-        return acts
+    def forward(self, x) -> np.ndarray:
+        """Outputs :math:`v_\\theta` (float64, shape ``(n,)``) for encoded inputs ``x``
+        (shape ``(n, in)``); see :mod:`gamelib.othello.mlp_kernels`."""
+        x = self._inputs(x)
+        y = np.empty(x.shape[0], dtype=np.float64)
+        _k.forward_rows(self.params, np.asarray(self.sizes, dtype=np.int64), x, y)
+        return y
 
     def loss_and_grad(self, x, target, weight=None):
         """Weighted squared error and its gradient with respect to the flat parameters.
@@ -278,52 +267,41 @@ class MLP:
 
         which is eq. (4) when ``w_i = n(s_i)`` over the whole table (and its unbiased
         mini-batch estimate when the rows are state occurrences sampled with ``w_i = 1``).
+        The sums run in a fixed order (:func:`gamelib.othello.mlp_kernels.loss_and_grad`), so
+        the result is the same on every CPU.
 
         Returns
         -------
         loss : float
         grad : ndarray, same shape and dtype as :attr:`params`
         """
-        x = np.asarray(x, dtype=self.params.dtype)
-        target = np.asarray(target, dtype=self.params.dtype).reshape(-1)
+        x = self._inputs(x)
+        target = np.ascontiguousarray(target, dtype=np.float64).reshape(-1)
         weight = (np.ones_like(target) if weight is None
-                  else np.asarray(weight, dtype=self.params.dtype).reshape(-1))
+                  else np.ascontiguousarray(weight, dtype=np.float64).reshape(-1))
         if not (x.shape[0] == target.size == weight.size):
             raise ValueError(f"batch sizes differ: x {x.shape[0]}, target {target.size}, "
                              f"weight {weight.size}")
-        total = weight.sum()
-        acts = self._forward(x)
-        y = acts[-1][:, 0]
-        err = y - target
-        loss = float(np.dot(weight, err * err) / total)
+        if not weight.sum() > 0:
+            raise ValueError("weights must have a positive sum")
         grad = np.empty_like(self.params)
-        grads = self.layers(grad)
-        # dL/dz at the sigmoid output: 2 w (y - t) y (1 - y) / sum(w)
-        delta = ((2.0 / total) * weight * err * y * (1.0 - y))[:, None].astype(self.params.dtype)
-        layers = self.layers()
-        for k in range(len(layers) - 1, -1, -1):
-            gw, gb = grads[k]
-            gw[...] = acts[k].T @ delta
-            gb[...] = delta.sum(axis=0)
-            if k > 0:
-                delta = (delta @ layers[k][0].T) * (acts[k] > 0)
-        return loss, grad
+        loss = _k.loss_and_grad(self.params, np.asarray(self.sizes, dtype=np.int64), x, target,
+                                weight, grad)
+        return float(loss), grad
 
-    def predict(self, black, white, batch_size: int = 65536, threads: int | None = 1) -> np.ndarray:
+    def predict(self, black, white, batch_size: int = 65536) -> np.ndarray:
         """:math:`v_\\theta(s)`, the probability that Black wins, for boards ``(black, white)``.
 
-        ``threads`` limits the BLAS threads (see :func:`blas_threads`): with the default single
-        thread the outputs do not depend on the machine's number of cores.
+        The values equal :func:`mlp_value`'s bit for bit (the same kernel).
         """
         black = np.asarray(black, dtype=np.uint64).reshape(-1)
         white = np.asarray(white, dtype=np.uint64).reshape(-1)
         out = np.empty(black.size, dtype=np.float64)
         buf = np.empty((min(batch_size, max(black.size, 1)), self.sizes[0]), self.params.dtype)
-        with blas_threads(threads):
-            for start in range(0, black.size, batch_size):
-                stop = min(start + batch_size, black.size)
-                x = encode_states(black[start:stop], white[start:stop], self.encoding, out=buf)
-                out[start:stop] = self.forward(x)
+        for start in range(0, black.size, batch_size):
+            stop = min(start + batch_size, black.size)
+            x = encode_states(black[start:stop], white[start:stop], self.encoding, out=buf)
+            out[start:stop] = self.forward(x)
         return out
 
     # --- numba view --------------------------------------------------------------------------
@@ -390,53 +368,19 @@ def mlp_value(params, sizes, code, black, white):
     Returns
     -------
     float
-        The probability that Black wins. The first layer only visits occupied squares and each
-        dense layer skips inactive (zero) ReLU units.
+        The probability that Black wins: the same kernel as :meth:`MLP.predict`, so the same
+        bits (empty squares and inactive ReLU units are skipped, see
+        :mod:`gamelib.othello.mlp_kernels`).
     """
-    # Rows are taken as slices: that lets LLVM vectorise the inner loops (flat indexing with a
-    # run-time offset does not); the order of every sum is unchanged.
-    width = 1
+    hidden = 0
+    width = sizes[0]
     for k in range(1, sizes.shape[0]):
+        hidden += sizes[k]
         width = max(width, sizes[k])
-    h = np.empty(width, dtype=np.float32)
-    g = np.empty(width, dtype=np.float32)
-    two = np.float32(2.0)
-    n_out = sizes[1]
-    b0 = sizes[0] * n_out
-    h[:n_out] = params[b0:b0 + n_out]
-    one = np.uint64(1)
-    for sq in range(64):
-        bit = one << np.uint64(sq)
-        if black & bit:
-            w = params[sq * n_out:(sq + 1) * n_out]
-            for j in range(n_out):
-                h[j] += w[j]
-        elif white & bit:
-            if code == 0:
-                w = params[sq * n_out:(sq + 1) * n_out]
-                for j in range(n_out):
-                    h[j] += two * w[j]
-            else:
-                w = params[(64 + sq) * n_out:(65 + sq) * n_out]
-                for j in range(n_out):
-                    h[j] += w[j]
-    pos = b0 + n_out
-    n_layers = sizes.shape[0] - 1
-    for k in range(1, n_layers):
-        n_in = sizes[k]
-        n_out = sizes[k + 1]
-        b0 = pos + n_in * n_out
-        g[:n_out] = params[b0:b0 + n_out]
-        for i in range(n_in):
-            a = h[i]
-            if a > 0.0:  # ReLU of the previous layer
-                w = params[pos + i * n_out:pos + (i + 1) * n_out]
-                for j in range(n_out):
-                    g[j] += a * w[j]
-        pos = b0 + n_out
-        h, g = g, h
-    z = np.float64(h[0])
-    return 0.5 * (1.0 + np.tanh(0.5 * z))
+    x = np.empty((1, sizes[0]), dtype=params.dtype)
+    _k.encode_row(black, white, code, x[0])
+    return _k.forward_row(params, sizes, x, 0, np.empty((1, hidden), dtype=params.dtype), 0,
+                          np.empty(width, dtype=np.int64))
 
 
 # --- gradient check ---------------------------------------------------------------------------
@@ -486,6 +430,17 @@ def gradient_check(mlp: MLP, x, target, weight=None, eps: float = 1e-6, n_checks
 
 # --- training ---------------------------------------------------------------------------------
 
+def _int_power(base: float, n: int) -> float:
+    """``base ** n`` for an integer ``n >= 0`` by repeated squaring (IEEE products only)."""
+    result = 1.0
+    while n:
+        if n & 1:
+            result *= base
+        base *= base
+        n >>= 1
+    return result
+
+
 class Adam:
     """Adam optimiser (Kingma & Ba) on a flat parameter vector, updated in place."""
 
@@ -499,13 +454,14 @@ class Adam:
         self.t = 0
 
     def step(self, params: np.ndarray, grad: np.ndarray) -> None:
+        """One update (element-wise in a numba kernel; the powers ``beta ** t`` by repeated
+        squaring, not by the C library's ``pow``, whose last bit depends on the CPU)."""
         self.t += 1
-        self.m *= self.beta1
-        self.m += (1 - self.beta1) * grad
-        self.v *= self.beta2
-        self.v += (1 - self.beta2) * grad * grad
-        lr_t = self.lr * np.sqrt(1 - self.beta2 ** self.t) / (1 - self.beta1 ** self.t)
-        params -= (lr_t * self.m / (np.sqrt(self.v) + self.eps)).astype(params.dtype)
+        lr_t = (self.lr * math.sqrt(1 - _int_power(self.beta2, self.t))
+                / (1 - _int_power(self.beta1, self.t)))
+        f = self.m.dtype.type
+        _k.adam_step(params, grad, self.m, self.v, f(self.beta1), f(1 - self.beta1), f(self.beta2),
+                     f(1 - self.beta2), f(lr_t), f(self.eps))
 
     def state(self) -> dict:
         return {"adam_m": self.m, "adam_v": self.v, "adam_t": np.array(self.t)}
@@ -532,47 +488,6 @@ class TrainingHistory:
         if self.val_loss:
             data["val_wmse"] = self.val_loss
         return pd.DataFrame(data)
-
-
-@functools.cache
-def _openblas_thread_control():
-    """``(get, set)`` of the OpenBLAS library numpy links to, or None when not found."""
-    import ctypes
-
-    folder = Path(np.__file__).resolve().parent.parent / "numpy.libs"
-    for path in sorted(folder.glob("*openblas*")) if folder.is_dir() else []:
-        try:
-            lib = ctypes.CDLL(str(path))
-        except OSError:
-            continue
-        for prefix, suffix in (("scipy_openblas_", "64_"), ("openblas_", "")):
-            get = getattr(lib, f"{prefix}get_num_threads{suffix}", None)
-            set_ = getattr(lib, f"{prefix}set_num_threads{suffix}", None)
-            if get is not None and set_ is not None:
-                get.restype = ctypes.c_int
-                set_.argtypes = [ctypes.c_int]
-                return get, set_
-    return None
-
-
-@contextlib.contextmanager
-def blas_threads(n: int | None):
-    """Run the block with numpy's OpenBLAS limited to ``n`` threads (``None``: unchanged).
-
-    Mini-batch matrix products are small: one thread is usually faster than several, and far
-    faster on a machine whose cores are busy. Without a recognised OpenBLAS this does nothing.
-    """
-    control = None if n is None else _openblas_thread_control()
-    if control is None:
-        yield
-        return
-    get, set_ = control
-    old = get()
-    set_(int(n))
-    try:
-        yield
-    finally:
-        set_(old)
 
 
 def _table_arrays(table):
@@ -640,7 +555,7 @@ def reliability(pred, table, bins: int = 10) -> "pandas.DataFrame":
 
 def train(mlp: MLP, table, epochs: int = 1, batch_size: int = 256, lr: float = 1e-3,
           seed: int = 0, val_table=None, checkpoint=None, progress: bool = True,
-          eval_batch_size: int = 65536, threads: int | None = 1) -> TrainingHistory:
+          eval_batch_size: int = 65536) -> TrainingHistory:
     """Fit ``mlp`` (in place) to a value table by Adam on eq. (4).
 
     One epoch visits every state **occurrence** once, in a random order: state ``s`` appears
@@ -668,10 +583,6 @@ def train(mlp: MLP, table, epochs: int = 1, batch_size: int = 256, lr: float = 1
         Show a tqdm progress bar over mini-batches.
     eval_batch_size : int
         Batch size of the end-of-epoch evaluation.
-    threads : int or None
-        BLAS threads during training (see :func:`blas_threads`; None leaves numpy's setting).
-        OpenBLAS rounds differently with different thread counts, so the default of one
-        thread also makes the result independent of the machine's number of cores.
 
     Returns
     -------
@@ -698,24 +609,23 @@ def train(mlp: MLP, table, epochs: int = 1, batch_size: int = 256, lr: float = 1
         from tqdm.auto import tqdm
 
         bar = tqdm(total=(epochs - start_epoch) * steps, desc="MLP training", unit="batch")
-    with blas_threads(threads):
-        for epoch in range(start_epoch, epochs):
-            order = np.random.default_rng([seed, epoch]).permutation(occurrences)
-            for start in range(0, order.size, batch_size):
-                idx = order[start:start + batch_size]
-                x = encode_states(black[idx], white[idx], mlp.encoding, out=buf)
-                _, grad = mlp.loss_and_grad(x, v[idx].astype(dtype))
-                opt.step(mlp.params, grad)
-                if bar is not None:
-                    bar.update(1)
-            history.epoch.append(epoch + 1)
-            history.train_loss.append(weighted_mse(mlp.predict(black, white, eval_batch_size),
-                                                   v, n))
-            if val_table is not None:
-                history.val_loss.append(table_loss(mlp, val_table, eval_batch_size))
-            history.samples += order.size
-            if checkpoint is not None:
-                _save_checkpoint(Path(checkpoint), run, mlp, opt, history)
+    for epoch in range(start_epoch, epochs):
+        order = np.random.default_rng([seed, epoch]).permutation(occurrences)
+        for start in range(0, order.size, batch_size):
+            idx = order[start:start + batch_size]
+            x = encode_states(black[idx], white[idx], mlp.encoding, out=buf)
+            _, grad = mlp.loss_and_grad(x, v[idx])
+            opt.step(mlp.params, grad)
+            if bar is not None:
+                bar.update(1)
+        history.epoch.append(epoch + 1)
+        history.train_loss.append(weighted_mse(mlp.predict(black, white, eval_batch_size),
+                                               v, n))
+        if val_table is not None:
+            history.val_loss.append(table_loss(mlp, val_table, eval_batch_size))
+        history.samples += order.size
+        if checkpoint is not None:
+            _save_checkpoint(Path(checkpoint), run, mlp, opt, history)
     if bar is not None:
         bar.close()
     return history

@@ -1,0 +1,166 @@
+"""Results do not depend on the CPU: not on numpy's BLAS kernel, not on numba's code generation.
+
+numpy's OpenBLAS picks its matrix kernel by CPU, and the kernels round differently: the Othello
+value network, once trained with numpy matrix products, came out different on a machine with
+AVX-512. ``OPENBLAS_CORETYPE`` forces a kernel and ``NUMBA_CPU_NAME`` (with an empty
+``NUMBA_CPU_FEATURES``) makes numba compile for another CPU, so one machine can play several:
+
+* the value network's kernels give the same bits (a stored fingerprint) when numba compiles
+  them for Sandy Bridge (AVX, no FMA) and for Haswell (AVX2 and FMA) as for this machine;
+* the notebooks whose numbers once came from BLAS reproduce their references in
+  ``data/reference/`` bit for bit (CSV and JSON byte for byte, PNG pixel for pixel, ``.npz``
+  array for array) under two or three forced OpenBLAS kernels.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gamelib import notebook as nb
+
+#: Notebooks whose results went through numpy matrix products.
+NOTEBOOKS = ("othello_value",)
+
+#: sha256 of :func:`fingerprint`: changes only when the network's arithmetic changes on purpose.
+FINGERPRINT = "0b4b37d8a11d3b6b38a4860bcfe90da6c5dfa8d336e1e7c9b1e588d994af0b6b"
+
+X86 = platform.machine().lower() in ("x86_64", "amd64")
+
+
+def _cpu_flags() -> set:
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return set()
+    for line in text.splitlines():
+        if line.startswith("flags"):
+            return set(line.split(":", 1)[1].split())
+    return set()
+
+
+def openblas_coretypes() -> list[str]:
+    """The OpenBLAS kernels this CPU can run, among Sandy Bridge, Haswell and Skylake-X."""
+    flags = _cpu_flags()
+    needs = {"Sandybridge": {"avx"}, "Haswell": {"avx2", "fma"}, "SkylakeX": {"avx512f"}}
+    return [kind for kind, need in needs.items() if need <= flags] if X86 else []
+
+
+def fingerprint() -> str:
+    """sha256 over the value network's outputs on fixed inputs: training (Adam, eq. 4 losses),
+    batch prediction, the float64 gradient and the search's single-board forward pass."""
+    import pandas as pd
+
+    from gamelib.othello.mlp import PAPER_SIZES, MLP, encode_states, mlp_value, train
+
+    rng = np.random.default_rng(2024)
+    cells = rng.integers(0, 3, size=(600, 64))
+    bits = np.uint64(1) << np.arange(64, dtype=np.uint64)
+    black = np.bitwise_or.reduce(np.where(cells == 1, bits, np.uint64(0)), axis=1)
+    white = np.bitwise_or.reduce(np.where(cells == 2, bits, np.uint64(0)), axis=1)
+    n = rng.integers(1, 5, 600)
+    table = pd.DataFrame({"black": black, "white": white, "n": n, "wins": rng.integers(0, n + 1)})
+    digest = hashlib.sha256()
+    for encoding in ("paper", "planes"):
+        net = MLP.init((64 * (1 + (encoding == "planes")),) + PAPER_SIZES[1:], encoding, seed=1)
+        history = train(net, table, epochs=2, batch_size=64, seed=3, progress=False)
+        digest.update(net.params.tobytes())
+        digest.update(np.array(history.train_loss).tobytes())
+        digest.update(net.predict(black, white).tobytes())
+        args = net.kernel_args()
+        digest.update(np.array([mlp_value(*args, b, w) for b, w in zip(black[:50], white[:50])])
+                      .tobytes())
+        x = encode_states(black[:100], white[:100], encoding, dtype=np.float64)
+        loss, grad = net.astype(np.float64).loss_and_grad(x, rng.random(100), n[:100])
+        digest.update(np.float64(loss).tobytes() + grad.tobytes())
+    return digest.hexdigest()
+
+
+def test_exact_exp_and_sigmoid():
+    import math
+
+    from gamelib.exactmath import exp_nonpositive, sigmoid
+
+    xs = np.concatenate([-np.random.default_rng(0).random(5000) * 40, -np.linspace(0, 745, 2001),
+                         [-0.0, -1e-300, -0.5 * math.log(2), -708.4]])
+    for x in xs:
+        want = math.exp(x)
+        if want > 2.3e-308:  # normal range: within one unit in the last place
+            assert abs(exp_nonpositive(x) - want) <= math.ulp(want), x
+    assert exp_nonpositive(0.0) == 1.0 and exp_nonpositive(-1.0) == math.exp(-1.0)
+    assert exp_nonpositive(-746.0) == 0.0 and exp_nonpositive(-1e300) == 0.0
+    assert sigmoid(0.0) == 0.5 and sigmoid(800.0) == 1.0 and sigmoid(-800.0) == 0.0
+    for z in (0.1, 1.0, 3.5, 20.0):
+        assert sigmoid(-z) == pytest.approx(1.0 - sigmoid(z), rel=1e-15, abs=1e-16)
+        assert sigmoid(z) == pytest.approx(1.0 / (1.0 + math.exp(-z)), rel=2e-16)
+
+
+def test_value_network_fingerprint():
+    assert fingerprint() == FINGERPRINT, "the value network's arithmetic changed"
+
+
+@pytest.mark.skipif(not X86, reason="NUMBA_CPU_NAME values below are x86-64 CPUs")
+def test_value_network_is_the_same_when_compiled_for_other_cpus():
+    """numba compiles for the host CPU (vector width, FMA): the sums must not care."""
+    code = f"import runpy; print(runpy.run_path({str(Path(__file__))!r})['fingerprint']())"
+    procs = {cpu: subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True,
+                                   env={**os.environ, "NUMBA_CPU_NAME": cpu,
+                                        "NUMBA_CPU_FEATURES": ""})
+             for cpu in ("sandybridge", "haswell")}
+    for cpu, proc in procs.items():
+        out, err = proc.communicate(timeout=900)
+        assert proc.returncode == 0, f"fingerprint for {cpu} failed:\n{err[-3000:]}"
+        assert out.split()[-1] == FINGERPRINT, f"compiled for {cpu}, the value network differs"
+
+
+def _differences(out: Path, ref: Path) -> list[str]:
+    """Every file of ``ref`` that ``out`` does not reproduce exactly (and extra files)."""
+    made = sorted(p.name for p in out.iterdir())
+    want = sorted(p.name for p in ref.iterdir())
+    if made != want:
+        return [f"files {made} != reference {want}"]
+    problems = []
+    for name in want:
+        a, e = out / name, ref / name
+        if name.endswith(".npz"):
+            with np.load(a) as fa, np.load(e) as fe:
+                same = sorted(fa.files) == sorted(fe.files) and all(
+                    fa[k].dtype == fe[k].dtype and fa[k].shape == fe[k].shape
+                    and fa[k].tobytes() == fe[k].tobytes() for k in fe.files)
+        elif name.endswith(".png"):  # pixels: the zlib stream may differ between zlib builds
+            from matplotlib.image import imread
+
+            same = np.array_equal(imread(a), imread(e))
+        else:
+            same = a.read_bytes() == e.read_bytes()
+        if not same:
+            problems.append(f"{name} differs")
+    return problems
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_notebook_results_do_not_depend_on_the_blas_kernel(name, tmp_path: Path):
+    kinds = openblas_coretypes()
+    if len(kinds) < 2:
+        pytest.skip(f"this CPU runs fewer than two of the forced OpenBLAS kernels ({kinds})")
+    code = ("import sys; from gamelib import notebook as nb; "
+            "nb.run(sys.argv[1], sys.argv[2], {'output_dir': sys.argv[3]})")
+    procs = {kind: subprocess.Popen(
+        [sys.executable, "-c", code, name, str(tmp_path / f"{kind}.ipynb"), str(tmp_path / kind)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "OPENBLAS_CORETYPE": kind}) for kind in kinds}
+    problems = []
+    for kind, proc in procs.items():
+        log, _ = proc.communicate(timeout=1800)
+        assert proc.returncode == 0, f"{name} with OPENBLAS_CORETYPE={kind} failed:\n{log[-3000:]}"
+        problems += [f"OPENBLAS_CORETYPE={kind}: {p}"
+                     for p in _differences(tmp_path / kind, nb.reference_dir(name))]
+    assert not problems, f"{name} depends on the BLAS kernel:\n  " + "\n  ".join(problems)
