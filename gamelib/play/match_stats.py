@@ -9,11 +9,14 @@ scores 1, 1/2 or 0 for the player):
   per-game variance of the scores.
 * **LOS** (likelihood of superiority): :math:`\\Phi((W - L)/\\sqrt{W + L})`, the probability that
   the player is the stronger, from the decisive games (draws carry no information here).
-* **SPRT** between H0: Elo = ``elo0`` and H1: Elo = ``elo1`` (logistic Elo), with the generalised
-  SPRT's log-likelihood ratio (Michel Van den Bergh's approximation, as fishtest computes it for
-  the trinomial model): :math:`LLR = n (s_1 - s_0)(2\\mu - s_0 - s_1) / (2\\sigma^2)`, where
-  :math:`s_i` are the expected scores at ``elo0``/``elo1``. The test accepts H1 when the LLR
-  reaches :math:`\\log((1-\\beta)/\\alpha)` and H0 when it falls to :math:`\\log(\\beta/(1-\\alpha))`.
+* **SPRT** between H0: Elo = ``elo0`` and H1: Elo = ``elo1`` (logistic Elo): the generalised
+  SPRT of fishtest and fastchess. The log-likelihood ratio is
+  :math:`LLR = \\max_{p: E_p = s_1} \\ell(p) - \\max_{p: E_p = s_0} \\ell(p)`, the difference of the
+  trinomial log-likelihoods maximised under each hypothesis' expected score :math:`s_i`
+  (:func:`constrained_log_likelihood`; Michel Van den Bergh's exact form, which stays finite when
+  every game so far had the same result, where the usual normal approximation divides by a zero
+  variance). The test accepts H1 when the LLR reaches :math:`\\log((1-\\beta)/\\alpha)` and H0
+  when it falls to :math:`\\log(\\beta/(1-\\alpha))`.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ from statistics import NormalDist
 
 from gamelib.play.stats import Record, as_record, elo_difference, expected_score
 
-__all__ = ["score_moments", "elo_interval", "likelihood_of_superiority", "Sprt", "summary_line"]
+__all__ = ["score_moments", "elo_interval", "likelihood_of_superiority", "constrained_log_likelihood", "Sprt",
+           "summary_line"]
 
 
 def score_moments(record) -> tuple[float, float]:
@@ -57,6 +61,48 @@ def likelihood_of_superiority(record) -> float:
     return 0.5 * (1.0 + math.erf((rec.wins - rec.losses) / math.sqrt(2.0 * rec.decisive)))
 
 
+_SCORES = (1.0, 0.5, 0.0)  # win, draw, loss
+
+
+def constrained_log_likelihood(record, s: float) -> float:
+    """:math:`\\max_p \\sum_i n_i \\log p_i` over win/draw/loss probabilities ``p`` with expected
+    score ``s`` (0 < s < 1), for the counts ``n`` of ``record``.
+
+    The maximiser is :math:`p_i = n_i / (N (1 + \\lambda (x_i - s)))` with :math:`\\lambda` the root
+    of :math:`\\sum_i n_i (x_i - s) / (1 + \\lambda (x_i - s)) = 0` in the interval where every
+    :math:`1 + \\lambda (x - s)` is positive; when the observed results all lie on one side of
+    ``s`` the root is at that interval's end and the missing probability goes to the unobserved
+    extreme result (a loss or a win).
+    """
+    rec = as_record(record)
+    if not 0.0 < s < 1.0:
+        raise ValueError(f"the expected score must lie strictly between 0 and 1, got {s!r}")
+    counts = (rec.wins, rec.draws, rec.losses)
+    n = sum(counts)
+    if n == 0:
+        return 0.0
+    terms = [(c, x - s) for c, x in zip(counts, _SCORES) if c]
+
+    def f(lam):
+        return sum(c * d / (1.0 + lam * d) for c, d in terms)
+
+    lo, hi = -1.0 / (1.0 - s), 1.0 / s
+    if f(hi * (1 - 1e-15)) >= 0.0:
+        lam = hi  # no loss observed and the wins/draws score above s: p(loss) takes the rest
+    elif f(lo * (1 - 1e-15)) <= 0.0:
+        lam = lo
+    else:
+        a, b = lo, hi
+        for _ in range(200):
+            mid = 0.5 * (a + b)
+            if f(mid) > 0.0:
+                a = mid
+            else:
+                b = mid
+        lam = 0.5 * (a + b)
+    return sum(c * math.log(c / (n * (1.0 + lam * d))) for c, d in terms)
+
+
 @dataclass(frozen=True)
 class Sprt:
     """A sequential test of H0: Elo = ``elo0`` against H1: Elo = ``elo1`` with error rates
@@ -84,16 +130,10 @@ class Sprt:
         return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
 
     def llr(self, record) -> float:
-        """The log-likelihood ratio of H1 against H0 after ``record`` (0 before any game, and
-        while every game had the same score: the variance is then 0)."""
+        """The log-likelihood ratio of H1 against H0 after ``record`` (0 before any game)."""
         rec = as_record(record)
-        if rec.games == 0:
-            return 0.0
-        mu, var = score_moments(rec)
-        if var == 0.0:
-            return 0.0
         s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
-        return rec.games * (s1 - s0) * (2 * mu - s0 - s1) / (2 * var)
+        return constrained_log_likelihood(rec, s1) - constrained_log_likelihood(rec, s0)
 
     def decision(self, record) -> str | None:
         """``"H1"``, ``"H0"`` or None (go on)."""
