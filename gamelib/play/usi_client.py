@@ -206,8 +206,9 @@ class UsiEngine:
         except (OSError, ValueError):
             raise EngineError(f"died (exit code {self._proc.poll()}) before {line.split()[0]!r}") from None
 
-    def _expect(self, token: str, timeout: float) -> list[str]:
-        """Lines up to and including the first whose first word is ``token``."""
+    def read_until(self, token: str, timeout: float) -> list[str]:
+        """The lines the engine writes up to and including the first whose first word is
+        ``token`` (``EngineError`` if it dies or ``timeout`` seconds pass first)."""
         deadline = time.monotonic() + timeout
         seen = []
         while True:
@@ -225,7 +226,7 @@ class UsiEngine:
 
     def _handshake(self) -> None:
         self.send("usi")
-        for line in self._expect("usiok", self.start_timeout):
+        for line in self.read_until("usiok", self.start_timeout):
             words = line.split()
             if words[:2] == ["id", "name"]:
                 self.name = " ".join(words[2:])
@@ -251,7 +252,7 @@ class UsiEngine:
     def ready(self) -> None:
         """``isready`` -> ``readyok``."""
         self.send("isready")
-        self._expect("readyok", self.start_timeout)
+        self.read_until("readyok", self.start_timeout)
 
     def new_game(self) -> None:
         """``usinewgame`` and ``isready`` (a fresh search state: the same game is replayed
@@ -264,7 +265,7 @@ class UsiEngine:
         ``""`` if there is none)."""
         self.send(position_command(start_sfen, moves))
         self.send(limits.go_command())
-        words = self._expect("bestmove", self.move_timeout)[-1].split()
+        words = self.read_until("bestmove", self.move_timeout)[-1].split()
         return words[1] if len(words) > 1 else ""
 
     def game_over(self, result: str) -> None:
