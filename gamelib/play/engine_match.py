@@ -36,7 +36,9 @@ the finished games (``DIR/match.json`` holds the settings and a rerun with other
 and at the end the file is rewritten in game order. The results depend on neither ``--workers``
 nor interruptions. With ``--sprt ELO0 ELO1 [ALPHA BETA]`` the match stops when the sequential
 test decides, judged on the games in index order (so the stopping game does not depend on the
-workers either); the log-likelihood ratio is shown as the games come in.
+workers either); the log-likelihood ratio is shown as the games come in. ``--records kifu,csa``
+also writes every game to ``DIR/records/`` as KIF and CSA for shogi GUIs
+(:mod:`gamelib.minishogi.records_kif`).
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ from gamelib.play.stats import Record
 from gamelib.play.usi_client import EngineError, Limits, UsiEngine, split_command
 
 __all__ = ["PlayerSpec", "parse_player", "GameResult", "play_game", "opening_moves", "MatchResult",
-           "run_match", "read_games", "record_of", "COLUMNS", "main"]
+           "run_match", "read_games", "record_of", "export_records", "COLUMNS", "main"]
 
 #: Columns of ``games.csv``.
 COLUMNS = ("game", "sente", "gote", "result", "reason", "plies", "moves")
@@ -388,6 +390,23 @@ def read_games(path) -> list[dict]:
     return [rows[k] for k in sorted(rows)]
 
 
+def export_records(rows: Sequence[Mapping], folder, formats: Sequence[str] = ("kifu", "csa")) -> list[Path]:
+    """Write each game of ``rows`` as ``folder/game-NNNNN.<format>`` (KIF as ``kifu`` UTF-8 or
+    ``kif`` Shift-JIS, ``csa``; :mod:`gamelib.minishogi.records_kif`) for shogi GUIs."""
+    from gamelib.minishogi.records_kif import game_text, save_record
+
+    bad = sorted(set(formats) - {"kifu", "kif", "csa"})
+    if bad:
+        raise ValueError(f"unknown record format(s) {bad}: use kifu, kif or csa")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for row in rows:
+        game = game_text(row["moves"].split(), row["reason"], row["result"], row["sente"], row["gote"])
+        paths += [save_record(folder / f"game-{int(row['game']):05d}.{fmt}", game) for fmt in formats]
+    return paths
+
+
 def _csv_text(rows: Sequence[Mapping], header: bool) -> str:
     buf = io.StringIO()
     writer = csv.DictWriter(buf, COLUMNS, lineterminator="\n")
@@ -559,6 +578,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--start-timeout", type=float, default=60.0, help="seconds for usiok / readyok")
     p.add_argument("--sprt", nargs="+", type=float, metavar="X",
                    help="ELO0 ELO1 [ALPHA BETA]: stop when the SPRT decides (default alpha = beta = 0.05)")
+    p.add_argument("--records", default="", metavar="FORMATS",
+                   help="also write every game to DIR/records/ in these formats (comma-separated: kifu, kif, csa)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
@@ -578,6 +599,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             if len(a.sprt) not in (2, 4):
                 raise ValueError("--sprt takes ELO0 ELO1 or ELO0 ELO1 ALPHA BETA")
             sprt = Sprt(*a.sprt)
+        formats = [f for f in a.records.split(",") if f]
+        if formats and not a.out:
+            raise ValueError("--records needs --out")
+        if sorted(set(formats) - {"kifu", "kif", "csa"}):
+            raise ValueError(f"--records: use kifu, kif or csa, got {a.records!r}")
         for name in ("timeout", "start_timeout"):
             if not getattr(a, name) > 0:
                 raise ValueError(f"--{name.replace('_', '-')} must be positive")
@@ -597,6 +623,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         signal.signal(signal.SIGTERM, previous)
     print(result.summary())
+    if formats:
+        export_records(result.rows, Path(a.out) / "records", formats)
     reasons: dict[str, int] = {}
     for row in result.rows:
         key = row["reason"].split("'")[0].strip()
