@@ -416,6 +416,13 @@ def _csv_text(rows: Sequence[Mapping], header: bool) -> str:
     return buf.getvalue()
 
 
+def _rewrite(path: Path, rows: Mapping[int, Mapping]) -> None:
+    """Make ``path`` hold ``rows`` in game order (untouched if it does already)."""
+    text = _csv_text([rows[k] for k in sorted(rows)], header=True)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        atomic_write_text(path, text)
+
+
 def _append(path: Path, row: Mapping) -> None:
     with open(path, "a", encoding="utf-8") as f:
         f.write(_csv_text([row], header=f.tell() == 0))
@@ -456,8 +463,8 @@ def run_match(first: PlayerSpec, second: PlayerSpec, games: int, out=None, *, se
                 raise ValueError(f"{path} exists without {meta.name}; use another folder")
             atomic_write_json(meta, identity)
         rows = {r["game"]: r for r in read_games(path)}
-        if rows:  # rewrite without a cut-off last line before appending
-            atomic_write_text(path, _csv_text([rows[k] for k in sorted(rows)], header=True))
+        if rows:  # without a cut-off last line before appending
+            _rewrite(path, rows)
     tasks = []
     for i in range(games):
         if i in rows:
@@ -509,7 +516,7 @@ def run_match(first: PlayerSpec, second: PlayerSpec, games: int, out=None, *, se
     n, llr, decision = decided()
     counted = [rows[k] for k in sorted(rows) if k < n]
     if path is not None:
-        atomic_write_text(path, _csv_text([rows[k] for k in sorted(rows)], header=True))
+        _rewrite(path, rows)
     return MatchResult(first.name, second.name, counted, record_of(counted, first.name), llr, decision)
 
 
