@@ -46,12 +46,13 @@ from __future__ import annotations
 import argparse
 import concurrent.futures as cf
 import csv
+import hashlib
 import io
 import multiprocessing
 import os
 import signal
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -60,9 +61,10 @@ from tqdm import tqdm
 
 from gamelib.experiments.atomic import atomic_write_json, atomic_write_text, read_json
 from gamelib.experiments.seeds import derive_rng, derive_seed
-from gamelib.minishogi import Position, core
+from gamelib.minishogi import Position
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import format_usi, parse_usi
+from gamelib.minishogi.records_kif import ending_of_position
 from gamelib.play.match_stats import Sprt, summary_line
 from gamelib.play.stats import Record
 from gamelib.play.usi_client import EngineError, Limits, UsiEngine, split_command
@@ -136,7 +138,6 @@ class PlayerSpec:
         """What makes the player's games what they are (for the resumption check)."""
         out = {"spec": self.spec, "name": self.name, "limits": asdict(self.limits), "options": list(self.options)}
         if self.is_gamelib and self._gamelib_kind()[0] == "theta":
-            import hashlib
             out["sha256"] = hashlib.sha256(Path(self._gamelib_kind()[1]).read_bytes()).hexdigest()
         return out
 
@@ -237,17 +238,7 @@ def opening_moves(seed: int, opening: int, plies: int, start_sfen: str = R.START
     return tuple(pos.move_stack)
 
 
-def _end_reason(pos: Position, result: str) -> str:
-    """Why our rules end the game at ``pos`` with ``result``."""
-    if not core.has_legal_move(pos.state, np.empty(core.MAX_MOVES, dtype=np.int32), 0):
-        return "checkmate" if pos.is_check() else "no legal move"
-    if pos.is_repetition():
-        # the plain rule makes sente lose; gote losing or a draw needs perpetual check
-        return "repetition" if result == "gote" else "perpetual check"
-    return "max plies"
-
-
-def _illegal(text: str, pos: Position) -> str:
+def _illegal(text: str) -> str:
     try:
         parse_usi(text)
     except ValueError:
@@ -277,7 +268,7 @@ def play_game(sente: PlayerSpec, gote: PlayerSpec, *, seed: int, opening: Sequen
         while True:
             outcome = pos.outcome()
             if outcome is not None:
-                return _finish(sides, outcome, _end_reason(pos, outcome), pos)
+                return _finish(sides, outcome, ending_of_position(pos), pos)
             c = R.SIDE_NAMES.index(pos.turn)
             try:
                 text = sides[c].move(start_sfen, pos, rngs[c], max_plies)
@@ -288,7 +279,7 @@ def play_game(sente: PlayerSpec, gote: PlayerSpec, *, seed: int, opening: Sequen
             try:
                 pos.push_usi(text)
             except ValueError:
-                return _finish(sides, names[1 - c], f"{names[c]} {_illegal(text, pos)}", pos)
+                return _finish(sides, names[1 - c], f"{names[c]} {_illegal(text)}", pos)
     finally:
         for side in sides:
             side.close()
@@ -350,7 +341,6 @@ class MatchResult:
     record: Record
     llr: float | None = None
     decision: str | None = None
-    extra: dict = field(default_factory=dict)
 
     def summary(self) -> str:
         text = f"{self.first} vs {self.second}: {summary_line(self.record)}"
