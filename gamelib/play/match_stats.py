@@ -6,7 +6,7 @@ scores 1, 1/2 or 0 for the player):
 
 * **Elo** of the mean score :math:`\\mu`: :math:`-400 \\log_{10}(1/\\mu - 1)`; its interval maps
   :math:`\\mu \\pm z\\,\\sigma/\\sqrt{n}` through the same function, with :math:`\\sigma^2` the
-  per-game variance of the scores.
+  per-game variance of the scores (the Wilson interval of the points when that variance is 0).
 * **LOS** (likelihood of superiority): :math:`\\Phi((W - L)/\\sqrt{W + L})`, the probability that
   the player is the stronger, from the decisive games (draws carry no information here).
 * **SPRT** between H0: Elo = ``elo0`` and H1: Elo = ``elo1`` (logistic Elo): the generalised
@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass
 from statistics import NormalDist
 
-from gamelib.play.stats import Record, as_record, elo_difference, expected_score
+from gamelib.play.stats import Record, as_record, elo_difference, expected_score, wilson_interval
 
 __all__ = ["score_moments", "elo_interval", "likelihood_of_superiority", "constrained_log_likelihood", "Sprt",
            "summary_line"]
@@ -43,11 +43,17 @@ def score_moments(record) -> tuple[float, float]:
 
 
 def elo_interval(record, confidence: float = 0.95) -> tuple[float, float, float]:
-    """``(elo, low, high)`` of the player's score (infinite at a score of 0 or 1)."""
+    """``(elo, low, high)`` of the player's score (the Elo is infinite at a score of 0 or 1).
+
+    When every game had the same score the per-game variance is 0 and the interval is the
+    Wilson score interval of the points instead (so 10 wins of 10 give a finite lower bound)."""
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must lie strictly between 0 and 1, got {confidence!r}")
     rec = as_record(record)
     mu, var = score_moments(rec)
+    if var == 0.0:  # every game scored the same: the normal interval would be a point
+        lo, hi = wilson_interval(rec.points, rec.games, confidence)
+        return elo_difference(mu), elo_difference(lo), elo_difference(hi)
     z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
     half = z * math.sqrt(var / rec.games)
     return (elo_difference(mu), elo_difference(max(0.0, mu - half)), elo_difference(min(1.0, mu + half)))

@@ -269,3 +269,10 @@ def test_sprt_llr_is_the_exact_gsprt():
     mu, var = score_moments(rec)
     approx = rec.games * (s1 - s0) * (2 * mu - s0 - s1) / (2 * var)
     assert sprt.llr(rec) == pytest.approx(approx, rel=0.02)
+
+
+def test_elo_interval_of_a_clean_sweep_has_a_finite_bound():
+    from gamelib.play.stats import wilson_interval
+    elo, lo, hi = elo_interval(Record(10, 0, 0))
+    assert elo == hi == math.inf
+    assert lo == pytest.approx(-400 * math.log10(1 / wilson_interval(10, 10)[0] - 1)) and lo > 0
