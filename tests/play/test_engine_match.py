@@ -54,6 +54,8 @@ FAKE = textwrap.dedent('''
                 say("bestmove 5a4a")
             elif mode == "resign":
                 say("bestmove resign")
+            elif mode == "dropmate":
+                say("bestmove P*1b")
             else:  # a legal move: the king steps back and forth (sente: 1e..., gote: 1a...)
                 say("bestmove " + NEXT)
         elif cmd[0] == "position":
@@ -134,6 +136,19 @@ def test_engine_dying_mid_game_loses(fake, tmp_path):
         side = "sente" if row["sente"] == "fake-die_midgame" else "gote"
         assert row["reason"] == f"{side} engine died (exit code 4) while we waited for bestmove"
         assert row["plies"] == (0 if side == "sente" else 1)
+    assert _no_process_left(fake) == []
+
+
+# sente to move with a pawn in hand: P*1b mates (silver 3b covers 2a, gold 2c covers 2b and 1b)
+DROP_MATE_SFEN = "4k/2S2/3G1/5/K4 b P 1"
+
+
+def test_pawn_drop_mate_loses_by_our_rules(fake):
+    assert "P*1b" not in Position(DROP_MATE_SFEN).legal_moves
+    assert "P*2b" in Position(DROP_MATE_SFEN).legal_moves  # a pawn drop that does not mate
+    game = M.play_game(M.PlayerSpec(fake("dropmate"), NODES), M.PlayerSpec("gamelib:random", NODES), seed=0,
+                       start_sfen=DROP_MATE_SFEN, move_timeout=5.0)
+    assert (game.result, game.reason, game.moves) == ("gote", "sente illegal move 'P*1b'", ())
     assert _no_process_left(fake) == []
 
 

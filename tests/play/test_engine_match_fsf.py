@@ -71,6 +71,20 @@ def _check_game_against_our_rules(row, engine: UsiEngine):
         assert pos.outcome() == row["result"]
 
 
+def test_fairy_stockfish_generates_the_pawn_drop_mate_but_does_not_play_it():
+    """Our rules make a pawn-drop mate illegal; Fairy-Stockfish generates it (and scores it as a
+    loss for the dropper), so it never chooses it and the runner would score it a loss too."""
+    sfen = "4k/2S2/3G1/5/K4 b P 1"
+    with UsiEngine(FSF, start_timeout=30.0) as engine:
+        engine.send(f"position sfen {sfen}")
+        engine.send("go perft 1")
+        fsf_moves = {line.split(":")[0] for line in engine.read_until("Nodes", 30.0) if line.count(":") == 1}
+        assert "P*1b" in fsf_moves and "P*1b" not in Position(sfen).legal_moves
+        assert fsf_moves - {"Nodes searched"} - set(Position(sfen).legal_moves) == {"P*1b"}
+        engine.new_game()
+        assert engine.bestmove(sfen, [], Limits(nodes=2000)) in Position(sfen).legal_moves
+
+
 def test_fairy_stockfish_against_the_reference_player(tmp_path):
     fsf = M.PlayerSpec(FSF, Limits(nodes=300), name="fsf")
     ref = M.PlayerSpec("gamelib:reference", Limits(nodes=300), name="reference")
