@@ -581,6 +581,12 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _interrupt(signum, frame):
+    """SIGTERM unwinds like Ctrl-C: the games in progress end their engines, the finished ones
+    stay in games.csv."""
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line; returns the exit code (2 for bad arguments)."""
     p = _parser()
@@ -606,7 +612,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise ValueError(f"--{name.replace('_', '-')} must be positive")
     except ValueError as err:
         p.error(str(err))
-    previous = signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         result = run_match(first, second, a.games, a.out, seed=a.seed, openings=a.openings, max_plies=a.max_plies,
                            workers=a.workers, sprt=sprt, progress=not a.no_progress, start_timeout=a.start_timeout,

@@ -7,8 +7,11 @@ from __future__ import annotations
 import csv
 import math
 import os
+import signal
+import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
@@ -56,11 +59,19 @@ FAKE = textwrap.dedent('''
                 say("bestmove resign")
             elif mode == "dropmate":
                 say("bestmove P*1b")
+            elif mode == "slow":  # the first legal move (by gamelib's rules), after a pause
+                from gamelib.minishogi import Position
+                pos = Position()
+                for m in MOVES:
+                    pos.push_usi(m)
+                time.sleep(0.05)
+                say("bestmove " + sorted(pos.legal_moves)[0])
             else:  # a legal move: the king steps back and forth (sente: 1e..., gote: 1a...)
                 say("bestmove " + NEXT)
         elif cmd[0] == "position":
             words = line.split()
-            n = len(words) - words.index("moves") - 1 if "moves" in words else 0
+            MOVES = words[words.index("moves") + 1:] if "moves" in words else []
+            n = len(MOVES)
             gote = n % 2 == 1
             NEXT = ("4a3b" if n % 4 == 1 else "3b4a") if gote else ("2e3d" if n % 4 == 0 else "3d2e")
         elif cmd[0] == "quit":
@@ -192,6 +203,34 @@ def test_well_behaved_fake_plays_until_our_rules_end_the_game(fake, tmp_path):
 def _csv(path):
     with open(path, newline="") as f:
         return list(csv.reader(f))
+
+
+def test_command_line_sigterm_then_resume(fake, tmp_path):
+    """SIGTERM in the middle of a match: exit code 130, no engine left, the finished games kept;
+    the same command finishes the match with the games of an uninterrupted run."""
+    def command(out):
+        return [sys.executable, "-m", "gamelib.play.engine_match", fake("slow"), "gamelib:random", "--games", "4",
+                "--nodes", "10", "--max-plies", "16", "--out", str(out), "--no-progress", "--name1", "slow"]
+
+    out = tmp_path / "m"
+    proc = subprocess.Popen(command(out), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while len(M.read_games(out / "games.csv")) < 1 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "rerun the same command to resume" in err
+    kept = M.read_games(out / "games.csv")
+    assert 1 <= len(kept) < 4
+    assert _no_process_left(fake) == []
+    done = subprocess.run(command(out), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "W-D-L" in done.stdout and "LOS" in done.stdout
+    fresh = subprocess.run(command(tmp_path / "fresh"), capture_output=True, text=True, timeout=300)
+    assert fresh.returncode == 0, fresh.stderr
+    assert _csv(out / "games.csv") == _csv(tmp_path / "fresh" / "games.csv")
+    assert M.read_games(out / "games.csv")[: len(kept)] == kept
 
 
 def test_resume_after_a_kill_gives_the_uninterrupted_file(tmp_path):
