@@ -187,7 +187,8 @@ def plot_ladder(ratings: pd.DataFrame, anchor: str):
     ax.set_yticks(y, frame["player"])
     ax.axvline(0, color="grey", lw=0.8, ls=":")
     ax.set_xlabel(f"Elo ({anchor} = 0, 95 % interval)")
-    ax.legend(loc="lower right", fontsize=8)
+    ax.set_title("5×5 shogi players on one Elo scale with Fairy-Stockfish 11.1", fontsize=10)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=8, frameon=False)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     return fig
