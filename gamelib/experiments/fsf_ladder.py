@@ -22,8 +22,9 @@ with Fairy-Stockfish: ``player, fsf_nodes, games, wins, draws, losses, score`` o
 ``elo, elo_low, elo_high``, the player's performance rating in that pairing: the rating of
 Fairy-Stockfish at ``fsf_nodes`` on the ladder plus the Elo difference of the score, with the
 score's 95 % interval), ``ratings.csv`` (``player, elo, se, lower, upper, games``),
-``ladder.png`` and ``provenance.json`` (with the seconds per game of each Fairy-Stockfish
-budget). Rerunning the command resumes.
+``ladder.png`` and ``provenance.json`` (with the mean seconds per game of our players against
+each Fairy-Stockfish budget, as measured when those games were played). Rerunning the command
+resumes.
 """
 
 from __future__ import annotations
@@ -161,14 +162,17 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
     frame["games"] = [games[p] for p in frame["player"]]
     frame = frame.sort_values("elo", ascending=False, kind="stable").reset_index(drop=True)
     if write:
+        from gamelib.experiments.atomic import read_json
         from gamelib.experiments.report import append_provenance, write_csv, write_figure
 
         write_csv(out, "ladder.csv", ladder)
         write_csv(out, "ratings.csv", frame)
         write_figure(plot_ladder(frame, anchor), out / "ladder.png")
+        timing = read_json(out / "provenance.json").get("seconds_per_game_vs_fsf", {}) \
+            if (out / "provenance.json").exists() else {}
+        timing.update({k: float(np.mean(v)) for k, v in seconds.items()})  # a resumed budget keeps its time
         append_provenance(out, "fsf_ladder", profile, seed, sizes, {"matches": time.perf_counter() - t0},
-                          fairy_stockfish=fsf, anchor=anchor,
-                          seconds_per_game_vs_fsf={k: float(np.mean(v)) for k, v in sorted(seconds.items())})
+                          fairy_stockfish=fsf, anchor=anchor, seconds_per_game_vs_fsf=dict(sorted(timing.items())))
     return {"ladder": ladder, "ratings": frame}
 
 
