@@ -23,3 +23,16 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$req"
   echo "$want" > "$stamp"
 fi
+# --- Fairy-Stockfish (the outside yardstick of gamelib.play.engine_match; its tests skip without it) ---
+if [ ! -x /usr/games/fairy-stockfish ] && ! command -v fairy-stockfish >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fairy-stockfish >/dev/null \
+      || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fairy-stockfish >/dev/null; } \
+      || echo "note: could not install fairy-stockfish with apt-get; its tests will be skipped" >&2
+  else
+    echo "note: Fairy-Stockfish is not installed; its tests will be skipped. Install it with" \
+         "'sudo apt-get install fairy-stockfish' (Debian/Ubuntu) or build it from" \
+         "https://github.com/fairy-stockfish/Fairy-Stockfish and set FAIRY_STOCKFISH=/path/to/it" >&2
+  fi
+fi
+# --- end Fairy-Stockfish ---

@@ -1,0 +1,206 @@
+"""An Elo ladder anchored to Fairy-Stockfish: our players on a scale that others can reproduce.
+
+``python -m gamelib.experiments fsf_ladder --profile quick|paper [--seed S] [--out DIR]`` plays,
+with :mod:`gamelib.play.engine_match` (every move checked by our rules, openings of
+``opening_plies`` random plies each played with both colours):
+
+* every one of our players against Fairy-Stockfish (the Debian package's 11.1, 5×5 shogi) at each
+  node budget of ``fsf_nodes``, ``games`` games per pairing; our players search ``node_budget``
+  nodes per move (:class:`gamelib.play.shogi.SearchPlayer`, the reference player's quiescence):
+  the reference opponent, the paper's Table 1 piece values (material only), the learned
+  parameters of the committed PGLeaf experiment (each learner after the games of ``pgleaf_points``,
+  reward setting ``pgleaf_reward``, replicate 0), and the committed Bonanza and elmo evaluations;
+* Fairy-Stockfish at each budget against the next budget, to tie its rungs together.
+
+The ratings are one Bradley-Terry fit (:func:`gamelib.play.stats.bradley_terry`, 95 % Wald
+intervals) with Fairy-Stockfish at ``anchor_nodes`` nodes fixed at 0 Elo and ``prior_draws``
+virtual draws per pairing (so that a player who lost every game still has a finite rating).
+
+Files in the run folder (default ``data/results/<profile>/fsf_ladder/seed-<seed>``):
+``matches/<a>__<b>/games.csv`` (every game, resumable), ``ladder.csv`` (one line per pairing
+with Fairy-Stockfish: ``player, fsf_nodes, games, wins, draws, losses, score`` of the player and
+``elo, elo_low, elo_high``, the player's performance rating in that pairing: the rating of
+Fairy-Stockfish at ``fsf_nodes`` on the ladder plus the Elo difference of the score, with the
+score's 95 % interval), ``ratings.csv`` (``player, elo, se, lower, upper, games``),
+``ladder.png`` and ``provenance.json`` (with the mean seconds per game of our players against
+each Fairy-Stockfish budget, as measured when those games were played). Rerunning the command
+resumes.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+import pandas as pd
+
+from gamelib.experiments.executor import available_cores
+from gamelib.experiments.registry import RunOptions, register
+from gamelib.play import engine_match as M
+from gamelib.play.match_stats import elo_interval
+from gamelib.play.stats import bradley_terry
+from gamelib.play.usi_client import Limits
+
+__all__ = ["PROFILES", "fairy_stockfish", "players", "pairings", "run_experiment", "plot_ladder"]
+
+ROOT = Path(__file__).resolve().parents[2]
+_PGLEAF = "data/results/paper/pgleaf/seed-0/theta"
+_COMMON = {"pgleaf_algorithms": ["pgleaf", "tdleaf", "td", "reinforce"], "pgleaf_reward": "mdp",
+           "bonanza": "data/results/paper/bonanza_shogi/seed-0/theta/minibatch.npz",
+           "elmo": "data/results/paper/elmo_shogi/seed-0/theta/elmo_0.5.npz",
+           "max_plies": 300, "opening_plies": 4, "prior_draws": 0.5}
+PROFILES = {
+    "quick": {**_COMMON, "fsf_nodes": [30, 100, 300, 1000], "anchor_nodes": 1000, "node_budget": 300,
+              "games": 4, "pgleaf_points": [100_000], "max_plies": 150,
+              "pgleaf_algorithms": ["pgleaf", "tdleaf"]},
+    "paper": {**_COMMON, "fsf_nodes": [100, 300, 1000, 3000, 10_000], "anchor_nodes": 1000,
+              "node_budget": 5000, "games": 40, "pgleaf_points": [1000, 10_000, 100_000]},
+}
+
+
+def fairy_stockfish() -> str:
+    """The Fairy-Stockfish binary: ``$FAIRY_STOCKFISH``, ``/usr/games/fairy-stockfish`` or
+    ``fairy-stockfish`` on the PATH (``FileNotFoundError`` naming how to install it)."""
+    for cand in (os.environ.get("FAIRY_STOCKFISH"), "/usr/games/fairy-stockfish", shutil.which("fairy-stockfish")):
+        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return cand
+    raise FileNotFoundError("Fairy-Stockfish not found: apt-get install fairy-stockfish (or bash scripts/setup.sh "
+                            "as root), or set FAIRY_STOCKFISH=/path/to/fairy-stockfish")
+
+
+def _fsf_name(nodes: int) -> str:
+    return f"fsf-{nodes}"
+
+
+def players(sizes: Mapping[str, Any], fsf: str) -> dict[str, M.PlayerSpec]:
+    """``{name: PlayerSpec}``: Fairy-Stockfish's rungs, then ours."""
+    out = {_fsf_name(n): M.PlayerSpec(fsf, Limits(nodes=int(n)), name=_fsf_name(n)) for n in sizes["fsf_nodes"]}
+    ours = {"reference": "gamelib:reference", "table1": "gamelib:material", "bonanza": sizes["bonanza"],
+            "elmo": sizes["elmo"]}
+    for point in sorted(sizes["pgleaf_points"], reverse=True):  # the learners' final strength first
+        for alg in sizes["pgleaf_algorithms"]:
+            ours[f"{alg}-{point // 1000}k"] = f"{_PGLEAF}/{alg}_{sizes['pgleaf_reward']}_0_{point}.npz"
+    limits = Limits(nodes=int(sizes["node_budget"]))
+    for name, spec in ours.items():
+        if not spec.startswith(M.GAMELIB_PREFIX):
+            spec = f"{M.GAMELIB_PREFIX}theta={ROOT / spec}"
+        out[name] = M.PlayerSpec(spec, limits, name=name)
+    return out
+
+
+def pairings(sizes: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """Each rung against the next, then ours (first) against every rung."""
+    rungs = [_fsf_name(n) for n in sizes["fsf_nodes"]]
+    ours = [p for p in players(sizes, "fsf") if p not in rungs]
+    return list(zip(rungs[:-1], rungs[1:])) + [(p, r) for p in ours for r in rungs]
+
+
+def _check_sizes(sizes: Mapping[str, Any]) -> dict:
+    sizes = dict(sizes)
+    missing = sorted(set(PROFILES["quick"]) - set(sizes))
+    if missing:
+        raise ValueError(f"missing size(s) {missing} for the fsf_ladder experiment")
+    nodes = sizes["fsf_nodes"]
+    if not isinstance(nodes, (list, tuple)) or len(nodes) < 2 or sorted(set(nodes)) != list(nodes) or \
+            any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in nodes):
+        raise ValueError(f"fsf_nodes must be increasing positive integers (at least two), got {nodes!r}")
+    if sizes["anchor_nodes"] not in nodes:
+        raise ValueError(f"anchor_nodes {sizes['anchor_nodes']!r} is not one of fsf_nodes {nodes}")
+    for name in ("node_budget", "games", "max_plies"):
+        v = sizes[name]
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+    if sizes["games"] % 2:
+        raise ValueError(f"games must be even (each opening is played with both colours), got {sizes['games']}")
+    return sizes
+
+
+def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str = "quick", workers: int | None = 1,
+                   progress: bool = True, write: bool = True) -> dict:
+    """Play the ladder's matches (resuming) and write its report; returns ``{"ladder", "ratings"}``
+    frames."""
+    sizes = _check_sizes(sizes)
+    fsf = fairy_stockfish()
+    out = Path(out)
+    specs = players(sizes, fsf)
+    for spec in specs.values():
+        spec.identity()  # every evaluation file exists (ValueError names the missing one)
+    t0 = time.perf_counter()
+    records, seconds = {}, {}
+    todo = pairings(sizes)
+    for k, (a, b) in enumerate(todo):
+        folder = out / "matches" / f"{a}__{b}"
+        before = len(M.read_games(folder / "games.csv"))
+        t = time.perf_counter()
+        if progress:
+            print(f"[{k + 1}/{len(todo)}] {a} vs {b}", flush=True)
+        result = M.run_match(specs[a], specs[b], sizes["games"], folder, seed=seed, openings=sizes["opening_plies"],
+                             max_plies=sizes["max_plies"], workers=workers or available_cores(), progress=progress)
+        played = sizes["games"] - before
+        if played and b.startswith("fsf-") and not a.startswith("fsf-"):
+            seconds.setdefault(b, []).append((time.perf_counter() - t) / played)
+        records[(a, b)] = result.record
+    anchor = _fsf_name(sizes["anchor_nodes"])
+    ratings = bradley_terry(records, list(specs), anchor=anchor, prior_draws=float(sizes["prior_draws"]))
+    rating = dict(zip(ratings.players, ratings.elo))
+    games = {p: sum(r.games for (a, b), r in records.items() if p in (a, b)) for p in specs}
+    rows = []
+    for (a, b), rec in records.items():
+        if not b.startswith("fsf-"):
+            continue
+        elo, lo, hi = elo_interval(rec)
+        rows.append({"player": a, "fsf_nodes": int(b[4:]), "games": rec.games, "wins": rec.wins, "draws": rec.draws,
+                     "losses": rec.losses, "score": rec.score, "elo": rating[b] + elo, "elo_low": rating[b] + lo,
+                     "elo_high": rating[b] + hi})
+    ladder = pd.DataFrame(rows, columns=["player", "fsf_nodes", "games", "wins", "draws", "losses", "score", "elo",
+                                         "elo_low", "elo_high"])
+    frame = ratings.to_frame()
+    frame["games"] = [games[p] for p in frame["player"]]
+    frame = frame.sort_values("elo", ascending=False, kind="stable").reset_index(drop=True)
+    if write:
+        from gamelib.experiments.atomic import read_json
+        from gamelib.experiments.report import append_provenance, write_csv, write_figure
+
+        write_csv(out, "ladder.csv", ladder)
+        write_csv(out, "ratings.csv", frame)
+        write_figure(plot_ladder(frame, anchor), out / "ladder.png")
+        timing = read_json(out / "provenance.json").get("seconds_per_game_vs_fsf", {}) \
+            if (out / "provenance.json").exists() else {}
+        timing.update({k: float(np.mean(v)) for k, v in seconds.items()})  # a resumed budget keeps its time
+        append_provenance(out, "fsf_ladder", profile, seed, sizes, {"matches": time.perf_counter() - t0},
+                          fairy_stockfish=fsf, anchor=anchor, seconds_per_game_vs_fsf=dict(sorted(timing.items())))
+    return {"ladder": ladder, "ratings": frame}
+
+
+def plot_ladder(ratings: pd.DataFrame, anchor: str):
+    """The ratings with their 95 % intervals, Fairy-Stockfish's rungs in another colour."""
+    import matplotlib.pyplot as plt
+
+    frame = ratings.iloc[::-1]
+    fig, ax = plt.subplots(figsize=(6.5, 0.32 * len(frame) + 1.2))
+    fsf = frame["player"].str.startswith("fsf-").to_numpy()
+    y = np.arange(len(frame))
+    for mask, color, label in ((fsf, "tab:red", "Fairy-Stockfish 11.1 (nodes)"), (~fsf, "tab:blue", "gamelib players")):
+        ax.errorbar(frame["elo"][mask], y[mask], xerr=[(frame["elo"] - frame["lower"])[mask],
+                                                       (frame["upper"] - frame["elo"])[mask]],
+                    fmt="o", color=color, capsize=3, label=label)
+    ax.set_yticks(y, frame["player"])
+    ax.axvline(0, color="grey", lw=0.8, ls=":")
+    ax.set_xlabel(f"Elo ({anchor} = 0, 95 % interval)")
+    ax.set_title("5×5 shogi players on one Elo scale with Fairy-Stockfish 11.1", fontsize=10)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=8, frameon=False)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+@register("fsf_ladder", profiles=PROFILES,
+          description="Elo ladder of our 5x5 shogi players anchored to Fairy-Stockfish at several node budgets")
+def run(opts: RunOptions) -> dict:
+    """The command line's entry: :func:`run_experiment` with the options' sizes."""
+    return run_experiment(opts.out, opts.sizes, opts.seed, profile=opts.profile, workers=opts.workers,
+                          progress=opts.progress)
