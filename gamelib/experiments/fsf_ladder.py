@@ -32,20 +32,25 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
 import pandas as pd
 
-from gamelib.experiments.executor import available_cores
+from gamelib.runtime.executor import available_cores
 from gamelib.experiments.registry import RunOptions, register
+from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
+from gamelib.runtime.atomic import read_json
+from gamelib.runtime.profiles import check_integer, check_missing, check_number
 from gamelib.play import engine_match as M
 from gamelib.play.match_stats import elo_interval
 from gamelib.play.stats import bradley_terry
 from gamelib.play.usi_client import Limits
 
-__all__ = ["PROFILES", "fairy_stockfish", "players", "pairings", "run_experiment", "plot_ladder"]
+__all__ = ["PROFILES", "LadderReport", "fairy_stockfish", "players", "pairings", "run_experiment",
+           "load_report", "plot_ladder"]
 
 ROOT = Path(__file__).resolve().parents[2]
 _PGLEAF = "data/results/paper/pgleaf/seed-0/theta"
@@ -100,10 +105,7 @@ def pairings(sizes: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 def _check_sizes(sizes: Mapping[str, Any]) -> dict:
-    sizes = dict(sizes)
-    missing = sorted(set(PROFILES["quick"]) - set(sizes))
-    if missing:
-        raise ValueError(f"missing size(s) {missing} for the fsf_ladder experiment")
+    sizes = check_missing(sizes, PROFILES["quick"], "the fsf_ladder experiment")
     nodes = sizes["fsf_nodes"]
     if not isinstance(nodes, (list, tuple)) or len(nodes) < 2 or sorted(set(nodes)) != list(nodes) or \
             any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in nodes):
@@ -111,25 +113,64 @@ def _check_sizes(sizes: Mapping[str, Any]) -> dict:
     if sizes["anchor_nodes"] not in nodes:
         raise ValueError(f"anchor_nodes {sizes['anchor_nodes']!r} is not one of fsf_nodes {nodes}")
     for name in ("node_budget", "games", "max_plies"):
-        v = sizes[name]
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+        check_integer(name, sizes[name], 1)
+    check_integer("opening_plies", sizes["opening_plies"], 0)
+    check_number("prior_draws", sizes["prior_draws"], 0)
     if sizes["games"] % 2:
         raise ValueError(f"games must be even (each opening is played with both colours), got {sizes['games']}")
     return sizes
 
 
-def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str = "quick", workers: int | None = 1,
-                   progress: bool = True, write: bool = True) -> dict:
-    """Play the ladder's matches (resuming) and write its report; returns ``{"ladder", "ratings"}``
-    frames."""
+@dataclass(frozen=True)
+class LadderReport:
+    """What :func:`run_experiment` produced: ``ladder`` and ``ratings`` (the frames of
+    ``ladder.csv`` and ``ratings.csv``) and ``timings`` (seconds per stage)."""
+
+    ladder: Any
+    ratings: Any
+    timings: dict
+
+
+def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str = "quick",
+                   workers: int | None = 1, scheduler=None, progress: bool = True,
+                   write: bool = True) -> LadderReport:
+    """Play the ladder's matches (resuming) and write its report (``scheduler``: not used, the
+    matches run on local processes)."""
     sizes = _check_sizes(sizes)
     fsf = fairy_stockfish()
-    out = Path(out)
     specs = players(sizes, fsf)
     for spec in specs.values():
         spec.identity()  # every evaluation file exists (ValueError names the missing one)
-    t0 = time.perf_counter()
+    folder = RunFolder(out, "fsf_ladder", profile, seed, sizes, workers=workers)
+    out = folder.out
+    with folder.stage("matches"):
+        records, seconds = _play(out, specs, sizes, seed, workers, progress)
+    anchor = _fsf_name(sizes["anchor_nodes"])
+    ladder, ratings = _ratings(records, specs, anchor, sizes)
+    if write:
+        from gamelib.runtime.report import write_csv, write_figure
+
+        write_csv(out, "ladder.csv", ladder)
+        write_csv(out, "ratings.csv", ratings)
+        write_figure(plot_ladder(ratings, anchor), out / "ladder.png")
+        prov = out / "provenance.json"
+        timing = read_json(prov).get("seconds_per_game_vs_fsf", {}) if prov.exists() else {}
+        timing.update({k: float(np.mean(v)) for k, v in seconds.items()})  # resumed: kept
+        folder.finish(fairy_stockfish=fsf, anchor=anchor,
+                      seconds_per_game_vs_fsf=dict(sorted(timing.items())))
+    return LadderReport(ladder, ratings, folder.timings)
+
+
+def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[LadderReport, dict]:
+    """The :class:`LadderReport` of a finished run from its report files, and its sizes (see
+    :func:`gamelib.experiments.run_folder.read_run` for what is refused)."""
+    frames, sizes, timings, _ = read_run(folder, "fsf_ladder", ("ladder.csv", "ratings.csv"),
+                                         _check_sizes, expect)
+    return LadderReport(frames["ladder"], frames["ratings"], timings), sizes
+
+
+def _play(out: Path, specs, sizes, seed, workers, progress):
+    """Every pairing's games (resumed from ``out/matches``): records and seconds per game."""
     records, seconds = {}, {}
     todo = pairings(sizes)
     for k, (a, b) in enumerate(todo):
@@ -144,7 +185,11 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
         if played and b.startswith("fsf-") and not a.startswith("fsf-"):
             seconds.setdefault(b, []).append((time.perf_counter() - t) / played)
         records[(a, b)] = result.record
-    anchor = _fsf_name(sizes["anchor_nodes"])
+    return records, seconds
+
+
+def _ratings(records, specs, anchor: str, sizes):
+    """The ladder (performance per pairing with Fairy-Stockfish) and the ratings frames."""
     ratings = bradley_terry(records, list(specs), anchor=anchor, prior_draws=float(sizes["prior_draws"]))
     rating = dict(zip(ratings.players, ratings.elo))
     games = {p: sum(r.games for (a, b), r in records.items() if p in (a, b)) for p in specs}
@@ -161,19 +206,7 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
     frame = ratings.to_frame()
     frame["games"] = [games[p] for p in frame["player"]]
     frame = frame.sort_values("elo", ascending=False, kind="stable").reset_index(drop=True)
-    if write:
-        from gamelib.experiments.atomic import read_json
-        from gamelib.experiments.report import append_provenance, write_csv, write_figure
-
-        write_csv(out, "ladder.csv", ladder)
-        write_csv(out, "ratings.csv", frame)
-        write_figure(plot_ladder(frame, anchor), out / "ladder.png")
-        timing = read_json(out / "provenance.json").get("seconds_per_game_vs_fsf", {}) \
-            if (out / "provenance.json").exists() else {}
-        timing.update({k: float(np.mean(v)) for k, v in seconds.items()})  # a resumed budget keeps its time
-        append_provenance(out, "fsf_ladder", profile, seed, sizes, {"matches": time.perf_counter() - t0},
-                          fairy_stockfish=fsf, anchor=anchor, seconds_per_game_vs_fsf=dict(sorted(timing.items())))
-    return {"ladder": ladder, "ratings": frame}
+    return ladder, frame
 
 
 def plot_ladder(ratings: pd.DataFrame, anchor: str):
@@ -198,9 +231,8 @@ def plot_ladder(ratings: pd.DataFrame, anchor: str):
     return fig
 
 
-@register("fsf_ladder", profiles=PROFILES,
+@register("fsf_ladder", profiles=PROFILES, check=_check_sizes,
           description="Elo ladder of our 5x5 shogi players anchored to Fairy-Stockfish at several node budgets")
-def run(opts: RunOptions) -> dict:
+def run(opts: RunOptions) -> LadderReport:
     """The command line's entry: :func:`run_experiment` with the options' sizes."""
-    return run_experiment(opts.out, opts.sizes, opts.seed, profile=opts.profile, workers=opts.workers,
-                          progress=opts.progress)
+    return run_from_options(run_experiment, opts)

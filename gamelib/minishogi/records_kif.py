@@ -403,7 +403,7 @@ def read_csa(text: str) -> GameText:
 def save_record(path, game: GameText) -> Path:
     """Write ``game`` as KIF (``.kifu`` UTF-8, ``.kif`` Shift-JIS) or CSA (``.csa``) by the
     file's extension, atomically."""
-    from gamelib.experiments.atomic import atomic_write_bytes
+    from gamelib.runtime.atomic import atomic_write_bytes
 
     path = Path(path)
     suffix = path.suffix.lower()

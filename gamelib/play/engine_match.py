@@ -5,7 +5,7 @@
 95 % interval and the likelihood of superiority of FIRST. A player is
 
 * a USI engine's command line, e.g. ``/usr/games/fairy-stockfish`` or ``"python -m
-  gamelib.minishogi.usi"`` (Fairy-Stockfish is put into 5×5 shogi automatically, see
+  gamelib.play.usi"`` (Fairy-Stockfish is put into 5×5 shogi automatically, see
   :mod:`gamelib.play.usi_client`; other options with ``--option NAME=VALUE`` for FIRST and
   ``--option2 NAME=VALUE`` for SECOND);
 * ``gamelib:reference`` (the reference opponent's evaluation), ``gamelib:material`` (the paper's
@@ -59,8 +59,8 @@ from typing import Mapping, Sequence
 import numpy as np
 from tqdm import tqdm
 
-from gamelib.experiments.atomic import atomic_write_json, atomic_write_text, read_json
-from gamelib.experiments.seeds import derive_rng, derive_seed
+from gamelib.runtime.atomic import atomic_write_json, atomic_write_text, read_json
+from gamelib.runtime.seeds import derive_rng, derive_seed
 from gamelib.minishogi import Position
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import format_usi, parse_usi

@@ -99,7 +99,7 @@ class UsiEngine:
     ----------
     command : str or list of str
         The engine's command line (e.g. ``"/usr/games/fairy-stockfish"`` or
-        ``"python -m gamelib.minishogi.usi"``).
+        ``"python -m gamelib.play.usi"``).
     options : mapping
         ``{name: value}`` sent with ``setoption`` after ``usiok`` (values as text).
     start_timeout : float

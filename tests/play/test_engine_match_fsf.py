@@ -102,7 +102,7 @@ def test_fairy_stockfish_against_the_reference_player(tmp_path):
 def test_fairy_stockfish_against_our_usi_engine_plays_the_reference_games(tmp_path):
     """Our engine over USI plays the very moves of the in-process reference player."""
     fsf = M.PlayerSpec(FSF, Limits(nodes=300), name="fsf")
-    usi = M.PlayerSpec(f"{sys.executable} -m gamelib.minishogi.usi", Limits(nodes=300), name="ours")
+    usi = M.PlayerSpec(f"{sys.executable} -m gamelib.play.usi", Limits(nodes=300), name="ours")
     ref = M.PlayerSpec("gamelib:reference", Limits(nodes=300), name="ours")
     over_usi = M.run_match(fsf, usi, 2, None, openings=2, progress=False, start_timeout=600.0)
     in_process = M.run_match(fsf, ref, 2, None, openings=2, progress=False)

@@ -85,8 +85,8 @@ def test_rerun_resumes_without_playing(run):
     again = F.run_experiment(out, F.PROFILES["quick"], seed=0, profile="quick", workers=1, progress=False,
                              write=False)
     assert {p: p.stat().st_mtime_ns for p in stamps} == stamps
-    pd.testing.assert_frame_equal(again["ladder"], report["ladder"])
-    pd.testing.assert_frame_equal(again["ratings"], report["ratings"])
+    pd.testing.assert_frame_equal(again.ladder, report.ladder)
+    pd.testing.assert_frame_equal(again.ratings, report.ratings)
 
 
 def test_bad_sizes():
