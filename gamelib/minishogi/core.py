@@ -144,7 +144,7 @@ RESULT_GOTE_WINS = 2
 RESULT_DRAW = 3
 
 _FULL = (1 << R.SQUARES) - 1
-_PIECE_CODES = np.array([0] + [t | (side << 4) for side in (0, 1) for t in range(1, R.N_PIECE_TYPES)], dtype=np.int64)
+_PIECE_CODES = frozenset([0] + [t | (side << 4) for side in (0, 1) for t in range(1, R.N_PIECE_TYPES)])
 
 
 # ----------------------------------------------------------------------------- tables
@@ -747,17 +747,15 @@ def new_state(board, hands, side, move_number=1, capacity=DEFAULT_CAPACITY):
         If ``board`` or ``hands`` has the wrong length or holds an invalid code or count, or
         ``side``, ``move_number`` or ``capacity`` is out of range.
     """
-    board = np.asarray(board)
-    hands = np.asarray(hands)
-    if board.shape != (R.SQUARES,) or not np.isin(board, _PIECE_CODES).all():
+    if len(board) != R.SQUARES or not all(c in _PIECE_CODES for c in board):
         raise ValueError(f"board must be {R.SQUARES} piece codes (0, 1..10 sente, 17..26 gote)")
-    if hands.shape != (10,) or not np.isin(hands, np.arange(3)).all():
+    if len(hands) != 10 or not all(c in (0, 1, 2) for c in hands):
         raise ValueError("hands must be 10 counts, each an integer in [0, 2]")
     side = check_int("side", side, 0, 1)
     move_number = check_int("move_number", move_number, 1, MAX_MOVE_NUMBER)
     capacity = check_int("capacity", capacity, 0, 2**31 - 1)
     s = np.zeros(HIST + HIST_STRIDE * (capacity + 1), dtype=np.int64)
-    _fill_state(s, board.astype(np.int64), hands.astype(np.int64), side, move_number)
+    _fill_state(s, np.asarray(board, dtype=np.int64), np.asarray(hands, dtype=np.int64), side, move_number)
     return s
 
 
