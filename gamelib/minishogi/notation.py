@@ -5,7 +5,7 @@ SFEN (as USI uses it): ``<board> <side> <hand> [<move number>]``, e.g. the start
 it), each from file 5 to file 1; uppercase is sente, lowercase gote, ``+`` marks a promoted piece,
 a digit counts empty squares. The side is ``b`` (sente, "black") or ``w`` (gote). The hand is
 ``-`` or pieces with optional counts, e.g. ``2Pbs`` (written in the order R B G S P, sente first).
-The move number counts plies (1 for the first move) and may be left out (then 1). A leading
+The move number counts plies (1 for the first move, at most 2**31 - 1) and may be left out (then 1). A leading
 ``sfen`` keyword (as in the USI ``position`` command) is accepted.
 
 USI moves: ``5e4d`` (from file-rank to file-rank), ``5b5a+`` (with promotion), ``P*3c`` (drop).
