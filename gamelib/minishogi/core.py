@@ -71,6 +71,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..checks import check_int
 from . import rules as R
 
 __all__ = [
@@ -83,6 +84,8 @@ __all__ = [
     "HIST",
     "HIST_STRIDE",
     "MAX_MOVES",
+    "MAX_MOVE_NUMBER",
+    "MAX_MOVE_CODE",
     "DEFAULT_CAPACITY",
     "PROMOTION_FLAG",
     "DROP_BASE",
@@ -127,6 +130,10 @@ HIST_STRIDE = 4
 DEFAULT_CAPACITY = 1024
 #: Upper bound on the number of legal moves of a minishogi position (buffer size per ply).
 MAX_MOVES = 256
+#: Largest SFEN move number accepted (move number + plies stays far from int64 overflow).
+MAX_MOVE_NUMBER = 2**31 - 1
+#: Largest integer move (15 bits: destination, origin, promotion, captured type).
+MAX_MOVE_CODE = (1 << 15) - 1
 
 PROMOTION_FLAG = 1 << 10
 DROP_BASE = 24  # origin field of a drop = DROP_BASE + hand type
@@ -141,6 +148,7 @@ if not R.NO_MOVES_LOSES:    # game_result, the search's mate scores and the lear
     raise NotImplementedError(   # rewards all score a side without legal moves as lost
         "rules.NO_MOVES_LOSES = False (stalemate is not a loss) is not implemented: "
         "game_result, gamelib.search and gamelib.learn score a side without moves as lost")
+_PIECE_CODES = frozenset([0] + [t | (side << 4) for side in (0, 1) for t in range(1, R.N_PIECE_TYPES)])
 
 
 # ----------------------------------------------------------------------------- tables
@@ -736,9 +744,22 @@ def new_state(board, hands, side, move_number=1, capacity=DEFAULT_CAPACITY):
         SFEN move number of the position.
     capacity : int
         Number of plies the history can hold.
+
+    Raises
+    ------
+    ValueError
+        If ``board`` or ``hands`` has the wrong length or holds an invalid code or count, or
+        ``side``, ``move_number`` or ``capacity`` is out of range.
     """
+    if len(board) != R.SQUARES or not all(c in _PIECE_CODES for c in board):
+        raise ValueError(f"board must be {R.SQUARES} piece codes (0, 1..10 sente, 17..26 gote)")
+    if len(hands) != 10 or not all(c in (0, 1, 2) for c in hands):
+        raise ValueError("hands must be 10 counts, each an integer in [0, 2]")
+    side = check_int("side", side, 0, 1)
+    move_number = check_int("move_number", move_number, 1, MAX_MOVE_NUMBER)
+    capacity = check_int("capacity", capacity, 0, 2**31 - 1)
     s = np.zeros(HIST + HIST_STRIDE * (capacity + 1), dtype=np.int64)
-    _fill_state(s, np.asarray(board, dtype=np.int64), np.asarray(hands, dtype=np.int64), int(side), int(move_number))
+    _fill_state(s, np.asarray(board, dtype=np.int64), np.asarray(hands, dtype=np.int64), side, move_number)
     return s
 
 

@@ -5,7 +5,7 @@ SFEN (as USI uses it): ``<board> <side> <hand> [<move number>]``, e.g. the start
 it), each from file 5 to file 1; uppercase is sente, lowercase gote, ``+`` marks a promoted piece,
 a digit counts empty squares. The side is ``b`` (sente, "black") or ``w`` (gote). The hand is
 ``-`` or pieces with optional counts, e.g. ``2Pbs`` (written in the order R B G S P, sente first).
-The move number counts plies (1 for the first move) and may be left out (then 1). A leading
+The move number counts plies (1 for the first move, at most 2**31 - 1) and may be left out (then 1). A leading
 ``sfen`` keyword (as in the USI ``position`` command) is accepted.
 
 USI moves: ``5e4d`` (from file-rank to file-rank), ``5b5a+`` (with promotion), ``P*3c`` (drop).
@@ -19,6 +19,7 @@ import re
 
 import numpy as np
 
+from ..checks import check_int
 from . import core
 from . import rules as R
 
@@ -36,6 +37,7 @@ __all__ = [
 _LETTER_TYPE = {letter: t for t, letter in R.PIECE_LETTERS.items()}
 _HAND_ORDER = (R.ROOK, R.BISHOP, R.GOLD, R.SILVER, R.PAWN)  # SFEN's conventional hand order
 _RANK_CHARS = "abcde"
+_DIGITS = frozenset("0123456789")  # ASCII only: str.isdigit() also accepts e.g. '²' and '٣'
 
 #: USI names of the squares by index: ``SQUARE_NAMES[0] == "5a"``, ``SQUARE_NAMES[24] == "1e"``.
 SQUARE_NAMES = tuple(f"{R.FILES - col}{_RANK_CHARS[rank]}" for rank in range(R.RANKS) for col in range(R.FILES))
@@ -43,13 +45,13 @@ _SQUARE_INDEX = {name: i for i, name in enumerate(SQUARE_NAMES)}
 
 
 def square_name(sq: int) -> str:
-    """USI name (``"5a"``..``"1e"``) of square index ``sq``."""
-    return SQUARE_NAMES[sq]
+    """USI name (``"5a"``..``"1e"``) of square index ``sq`` (0..24)."""
+    return SQUARE_NAMES[check_int("square index", sq, 0, R.SQUARES - 1)]
 
 
 def parse_square(name: str) -> int:
     """Square index of a USI square name such as ``"3c"``."""
-    sq = _SQUARE_INDEX.get(name)
+    sq = _SQUARE_INDEX.get(name) if isinstance(name, str) else None
     if sq is None:
         raise ValueError(f"bad square {name!r}: expected a file 1-5 then a rank a-e, e.g. '3c'")
     return sq
@@ -76,7 +78,7 @@ def _parse_board(text: str, sfen: str) -> list[int]:
         promoted = False
         prev_digit = False
         for ch in rank_text:
-            if ch.isdigit():
+            if ch in _DIGITS:
                 if promoted:
                     raise ValueError(f"bad SFEN {sfen!r}: rank {rank_name}: '+' must precede a piece letter")
                 if prev_digit:
@@ -115,9 +117,9 @@ def _parse_hand(text: str, sfen: str) -> list[int]:
     if text == "-":
         return hands
     seen: set[str] = set()
-    for m in re.finditer(r"(\d*)(.)", text):
+    for m in re.finditer(r"([0-9]*)(.)", text, re.DOTALL):
         count_text, ch = m.groups()
-        if ch.isdigit() or ch == "+":
+        if ch in _DIGITS or ch == "+":
             raise ValueError(f"bad SFEN {sfen!r}: hand {text!r}: expected a piece letter after {count_text + ch!r}")
         t = _LETTER_TYPE.get(ch.upper())
         if t is None:
@@ -132,7 +134,7 @@ def _parse_hand(text: str, sfen: str) -> list[int]:
             raise ValueError(f"bad SFEN {sfen!r}: hand {text!r}: count {count_text!r} of {ch!r}")
         side = R.SENTE if ch.isupper() else R.GOTE
         hands[5 * side + t - 1] = count
-    if text and text[-1].isdigit():
+    if text and text[-1] in _DIGITS:
         raise ValueError(f"bad SFEN {sfen!r}: hand {text!r} ends with a count and no piece")
     return hands
 
@@ -202,8 +204,11 @@ def parse_sfen(sfen: str) -> tuple[list[int], list[int], int, int]:
     hands = _parse_hand(fields[2], sfen)
     move_number = 1
     if len(fields) == 4:
-        if not fields[3].isdigit() or int(fields[3]) < 1:
-            raise ValueError(f"bad SFEN {sfen!r}: move number {fields[3]!r} is not a positive integer")
+        if not re.fullmatch(r"[0-9]+", fields[3]) or not 1 <= int(fields[3]) <= core.MAX_MOVE_NUMBER:
+            raise ValueError(
+                f"bad SFEN {sfen!r}: move number {fields[3]!r} must be an integer in "
+                f"[1, {core.MAX_MOVE_NUMBER}]"
+            )
         move_number = int(fields[3])
     _validate(board, hands, side, sfen)
     s = core.new_state(board, hands, side, move_number, capacity=0)
@@ -274,10 +279,12 @@ def parse_usi(usi: str) -> int:
 
 
 def format_usi(m: int) -> str:
-    """USI text of an integer move."""
-    m = int(m)
-    to = square_name(m & 31)
-    frm = (m >> 5) & 31
+    """USI text of an integer move (``ValueError`` if ``m`` is not a move code)."""
+    m = check_int("move", m, 0, core.MAX_MOVE_CODE)
+    to, frm = m & 31, (m >> 5) & 31
+    if to >= R.SQUARES or frm == to or frm > core.DROP_BASE + R.ROOK or (frm > core.DROP_BASE and m & core.PROMOTION_FLAG):
+        raise ValueError(f"move {m} is not a move code (destination 0..24, origin 0..24 or a drop 25..29)")
+    to = square_name(to)
     if frm > core.DROP_BASE:
         return f"{R.PIECE_LETTERS[frm - core.DROP_BASE]}*{to}"
     return f"{square_name(frm)}{to}{'+' if m & core.PROMOTION_FLAG else ''}"

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..checks import check_int
 from . import core
 from . import rules as R
 from .notation import format_sfen, format_usi, parse_sfen, parse_square, parse_usi, usi_to_move
@@ -34,9 +35,7 @@ _HAND_DISPLAY_ORDER = (R.ROOK, R.BISHOP, R.GOLD, R.SILVER, R.PAWN)
 def _check_max_plies(max_plies):
     if max_plies is None:
         return 0
-    if isinstance(max_plies, bool) or not isinstance(max_plies, (int, np.integer)) or max_plies < 1:
-        raise ValueError(f"max_plies must be a positive integer or None, got {max_plies!r}")
-    return int(max_plies)
+    return check_int("max_plies (or None)", max_plies, 1, core.MAX_MOVE_NUMBER)
 
 
 class Position:
@@ -151,8 +150,8 @@ class Position:
         self.move_stack.append(format_usi(m))
 
     def push(self, move: int) -> None:
-        """Play an integer move (``ValueError`` if it is not legal here)."""
-        self.push_usi(format_usi(int(move)))
+        """Play an integer move (``ValueError`` if it is not a move code or not legal here)."""
+        self.push_usi(format_usi(move))
 
     def pop(self) -> str:
         """Take back the last move and return it (USI); ``IndexError`` if there is none."""
@@ -271,12 +270,9 @@ def perft(sfen: str, depth: int) -> int:
     >>> perft("rbsgk/4p/5/P4/KGSBR b - 1", 3)
     2512
     """
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0:
-        raise ValueError(f"perft depth must be a non-negative integer, got {depth!r}")
+    depth = check_int("perft depth", depth, 0, 64)  # 64: far beyond any feasible count
     pos = Position(sfen)
-    if depth > 64:
-        raise ValueError(f"perft depth {depth} is beyond any feasible computation (max 64)")
-    return int(core.perft(pos.state, int(depth)))
+    return int(core.perft(pos.state, depth))
 
 
 def outcome(sfen: str, usi_moves: Iterable[str], max_plies: int | None = R.DEFAULT_MAX_PLIES) -> str | None:
@@ -293,8 +289,8 @@ def outcome(sfen: str, usi_moves: Iterable[str], max_plies: int | None = R.DEFAU
         If the SFEN is malformed, or a move is malformed or illegal (the message names the move
         and its index in ``usi_moves``).
     """
-    if isinstance(usi_moves, str):
-        raise ValueError("usi_moves must be a list of USI moves, not a single string")
+    if isinstance(usi_moves, str) or not isinstance(usi_moves, Iterable):
+        raise ValueError(f"usi_moves must be a list of USI moves, got {type(usi_moves).__name__}")
     pos = Position(sfen, max_plies=max_plies)
     for i, usi in enumerate(usi_moves):
         try:

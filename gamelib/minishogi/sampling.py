@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..checks import check_int
 from .position import Position
 from .rules import START_SFEN
 
@@ -16,7 +17,7 @@ __all__ = ["random_game", "random_positions"]
 
 def random_game(seed: int, index: int = 0, start: str = START_SFEN, max_plies: int = 300) -> list[str]:
     """USI moves of uniformly random game ``index`` of ``seed``, to its end or ``max_plies``."""
-    rng = np.random.default_rng((seed, index))
+    rng = np.random.default_rng((check_int("seed", seed, 0, 2**63 - 1), check_int("index", index, 0, 2**63 - 1)))
     pos = Position(start, max_plies=max_plies)
     while pos.outcome() is None:
         moves = pos.legal_moves
@@ -29,8 +30,8 @@ def random_positions(n: int, seed: int, start: str = START_SFEN, max_plies: int 
 
     Game ends (mates, stalemates, repetitions) are included when the drawn ply is the last.
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise ValueError(f"n must be a non-negative integer, got {n!r}")
+    n = check_int("n", n, 0, 2**31 - 1)
+    check_int("seed", seed, 0, 2**63 - 1)
     out = []
     for i in range(n):
         moves = random_game(seed, i, start, max_plies)

@@ -17,6 +17,7 @@ import re
 
 import numpy as np
 
+from ..checks import check_int
 from . import core
 from .endgame import TT_BITS, solve_bitboards
 
@@ -45,13 +46,13 @@ _PASS_NAMES = frozenset({"pass", "ps", "--", "pa"})
 _SIDES = {"x": "X", "b": "X", "black": "X", "o": "O", "w": "O", "white": "O"}
 
 START_BOARD = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27
+#: Deepest perft or search: no game lasts more than 120 plies (60 moves, at most one pass before each).
+MAX_GAME_PLIES = 120
 
 
 def square_name(sq: int) -> str:
     """Name of square index ``sq`` (0 = ``"a1"``, 63 = ``"h8"``)."""
-    if not 0 <= int(sq) < 64:
-        raise ValueError(f"bad square index {sq!r}: must be 0..63")
-    return SQUARE_NAMES[int(sq)]
+    return SQUARE_NAMES[check_int("square index", sq, 0, 63)]
 
 
 def parse_square(move) -> int:
@@ -100,7 +101,8 @@ def parse_side(to_move: str) -> str:
 
 def format_board(black: int, white: int) -> str:
     """64-character board string of two bitboards."""
-    black, white = int(black), int(white)
+    black = check_int("black bitboard", black, 0, 2**64 - 1)
+    white = check_int("white bitboard", white, 0, 2**64 - 1)
     if black & white:
         raise ValueError("bad bitboards: black and white share squares")
     return "".join(
@@ -110,6 +112,8 @@ def format_board(black: int, white: int) -> str:
 
 def moves_to_list(moves: str) -> list[str]:
     """Split a move string such as ``"f5d6c3"`` (optionally with spaces) into square names."""
+    if not isinstance(moves, str):
+        raise ValueError(f"bad move string {moves!r}: expected a string such as 'f5d6c3'")
     text = re.sub(r"[\s,]+", "", moves).lower()
     if len(text) % 2:
         raise ValueError(f"bad move string {moves!r}: odd number of characters")
@@ -152,10 +156,9 @@ def perft(board: str, to_move: str, depth: int) -> int:
     >>> perft(START_BOARD, "X", 4)
     244
     """
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0:
-        raise ValueError(f"bad perft depth {depth!r}: expected an integer >= 0")
+    depth = check_int("perft depth", depth, 0, MAX_GAME_PLIES)
     p, o = _side_bitboards(board, to_move)
-    return int(core.perft(p, o, int(depth)))
+    return int(core.perft(p, o, depth))
 
 
 class Board:
@@ -271,6 +274,8 @@ class Board:
         As in WTHOR records, when the side to move has no legal move (and the game is not
         over) it passes automatically before the next move is played.
         """
+        if not isinstance(moves, (str, list, tuple)):
+            raise ValueError(f"bad moves {moves!r}: expected a string such as 'f5d6c3' or a list of moves")
         seq = moves_to_list(moves) if isinstance(moves, str) else list(moves)
         for i, m in enumerate(seq):
             if isinstance(m, str) and m.strip().lower() in _PASS_NAMES:

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from ..checks import check_int
 from . import core
+from .board import MAX_GAME_PLIES
 from .mlp import MLP, mlp_value
 from .value_table import ValueTable, table_value
 
@@ -255,7 +257,8 @@ class SearchResult:
 
 
 def _board_args(black, white, black_to_move):
-    black, white = np.uint64(black), np.uint64(white)
+    black = np.uint64(check_int("black bitboard", black, 0, 2**64 - 1))
+    white = np.uint64(check_int("white bitboard", white, 0, 2**64 - 1))
     if black & white:
         raise ValueError("bad position: black and white share squares")
     return (black, white) if black_to_move else (white, black)
@@ -291,11 +294,10 @@ def search(black: int, white: int, black_to_move: bool, evaluator: Evaluator, de
     -------
     SearchResult
     """
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
-        raise ValueError(f"search depth must be an integer >= 1, got {depth!r}")
-    if node_budget is not None and node_budget < 1:
-        raise ValueError(f"node budget must be positive, got {node_budget}")
-    if not 0.0 <= tie_break < 1.0:
+    depth = check_int("search depth", depth, 1, MAX_GAME_PLIES)
+    if node_budget is not None:
+        node_budget = check_int("node_budget (or None)", node_budget, 1, 2**62)
+    if not isinstance(tie_break, (int, float, np.floating)) or not 0.0 <= tie_break < 1.0:
         raise ValueError(f"tie_break must be in [0, 1), got {tie_break}")
     p, o = _board_args(black, white, black_to_move)
     moves = int(core.move_mask(p, o))

@@ -22,6 +22,7 @@ passes) and returns one row per game. Where the files are: :func:`find_wthor_dir
 
 from __future__ import annotations
 
+import datetime
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +51,11 @@ ENV_VAR = "GAMELIB_WTHOR_DIR"
 HEADER_SIZE = 16
 RECORD_SIZE = 68
 NAME_SIZES = {".jou": 20, ".trn": 26}
+#: Years accepted in a game file's header (WTHOR starts in 1977; 0 only in name files).
+GAME_YEARS = (1970, 2099)
+#: Byte offsets of the header's fields and of a record's score bytes and moves.
+_OFF_DATE, _OFF_N1, _OFF_N2, _OFF_YEAR, _OFF_SIZE, _OFF_TYPE, _OFF_DEPTH = 0, 4, 8, 10, 12, 13, 14
+_OFF_SCORE, _OFF_THEO, _OFF_MOVES = 6, 7, 8
 
 _RECORD_DTYPE = np.dtype(
     [
@@ -122,9 +128,26 @@ def find_wthor_dir() -> Path:
 
 
 def _parse_header(data: bytes, path: Path) -> WthorHeader:
+    """The header's fields; WthorError (with the byte offset) if it is short or its date or
+    theoretical-score depth is impossible."""
     if len(data) < HEADER_SIZE:
-        raise WthorError(f"{path}: truncated header ({len(data)} bytes, expected {HEADER_SIZE})")
+        raise WthorError(
+            f"{path}: truncated header ({len(data)} bytes, expected {HEADER_SIZE}) (byte offset {len(data)})"
+        )
     century, yy, month, day = data[0], data[1], data[2], data[3]
+    try:
+        if not 19 <= century <= 20 or yy > 99:
+            raise ValueError("century must be 19 or 20 and the year 0..99")
+        datetime.date(100 * century + yy, month, day)
+    except ValueError as err:
+        raise WthorError(
+            f"{path}: creation date bytes {century} {yy} {month} {day} are not a date 1900-01-01..2099-12-31: "
+            f"{err} (byte offset {_OFF_DATE})"
+        ) from None
+    if data[_OFF_DEPTH] > 60:
+        raise WthorError(
+            f"{path}: depth of the theoretical score {data[_OFF_DEPTH]} is not in 0..60 (byte offset {_OFF_DEPTH})"
+        )
     n1 = int.from_bytes(data[4:8], "little")
     n2 = int.from_bytes(data[8:10], "little")
     year = int.from_bytes(data[10:12], "little")
@@ -158,7 +181,7 @@ def read_names(path) -> list[str]:
     if len(data) != expected:
         raise WthorError(
             f"{path}: header announces {header.n_names} names ({expected} bytes) "
-            f"but the file has {len(data)} bytes"
+            f"but the file has {len(data)} bytes (byte offset {_OFF_N2})"
         )
     body = data[HEADER_SIZE:]
     return [
@@ -173,35 +196,47 @@ def read_records(path, on_error: str = "raise") -> tuple[WthorHeader, np.ndarray
     Returns ``(header, records, errors)``; ``records`` is a structured array with fields
     ``tournament``, ``black``, ``white``, ``black_score``, ``theoretical_score`` and
     ``moves`` (60 bytes). With ``on_error="skip"`` a file longer or shorter than its header
-    announces yields the complete records it has, and ``errors`` says what was dropped.
+    announces yields the complete records the header announces and the file holds, and
+    ``errors`` says what was dropped (a header that is itself wrong -- a bad date, year, board
+    size, game type or N2 -- raises :class:`WthorError` either way).
     """
     _check_on_error(on_error)
     path = Path(path)
     data = path.read_bytes()
     header = _parse_header(data, path)
     if header.board_size not in (0, 8):
-        raise WthorError(f"{path}: board size {header.board_size}; only 8x8 games are supported")
+        raise WthorError(f"{path}: board size {header.board_size}; only 8x8 games are supported (byte offset {_OFF_SIZE})")
     if header.game_type != 0:
-        raise WthorError(f"{path}: game type {header.game_type} is not a game file (0)")
+        raise WthorError(f"{path}: game type {header.game_type} is not a game file (0) (byte offset {_OFF_TYPE})")
     if header.n_names != 0:
-        raise WthorError(f"{path}: N2 = {header.n_names} in a game file (a .JOU/.TRN renamed?)")
+        raise WthorError(f"{path}: N2 = {header.n_names} in a game file (a .JOU/.TRN renamed?) (byte offset {_OFF_N2})")
+    if not GAME_YEARS[0] <= header.year <= GAME_YEARS[1]:
+        raise WthorError(
+            f"{path}: year of the games {header.year} is not in {GAME_YEARS[0]}..{GAME_YEARS[1]} (byte offset {_OFF_YEAR})"
+        )
     body = len(data) - HEADER_SIZE
     n_complete = body // RECORD_SIZE
     errors = []
     if body != RECORD_SIZE * header.n_records:
+        announced = (
+            f"{path}: header announces {header.n_records} games "
+            f"({HEADER_SIZE + RECORD_SIZE * header.n_records} bytes, byte offset {_OFF_N1}) but the file has "
+            f"{len(data)} bytes"
+        )
         if n_complete < header.n_records:
-            msg = (
-                f"{path}: truncated: header announces {header.n_records} games "
-                f"({HEADER_SIZE + RECORD_SIZE * header.n_records} bytes) but the file has "
-                f"{len(data)} bytes; game {n_complete} is "
-                + ("incomplete" if body % RECORD_SIZE else "missing")
+            end = HEADER_SIZE + RECORD_SIZE * n_complete
+            msg = f"{announced}: truncated: game {n_complete} is " + (
+                f"incomplete ({body % RECORD_SIZE} of {RECORD_SIZE} bytes at byte offset {end})"
+                if body % RECORD_SIZE
+                else f"missing (the file ends at byte offset {end})"
             )
         else:
+            end = HEADER_SIZE + RECORD_SIZE * header.n_records
+            extra = body - RECORD_SIZE * header.n_records
             msg = (
-                f"{path}: header announces {header.n_records} games "
-                f"({HEADER_SIZE + RECORD_SIZE * header.n_records} bytes) but the file has "
-                f"{len(data)} bytes: {body - RECORD_SIZE * header.n_records} extra bytes "
-                f"after game {header.n_records - 1}"
+                f"{announced}: {extra} extra bytes after game {header.n_records - 1} (byte offset {end}"
+                + (f"; {_n_records_in(extra)} more records, not loaded" if extra >= RECORD_SIZE else "")
+                + ")"
             )
         if on_error == "raise":
             raise WthorError(msg)
@@ -299,12 +334,34 @@ def replay(moves: np.ndarray) -> dict[str, np.ndarray]:
     return dict(zip(keys, _replay_kernel(moves)))
 
 
-def _error_text(path, game, rec_moves, status, ply, black_to_move) -> str:
-    byte = int(rec_moves[ply])
-    move = f"{'abcdefgh'[byte % 10 - 1]}{byte // 10}" if status in (_ILLEGAL, _AFTER_END) else ""
-    side = "black" if black_to_move else "white"
-    what = _STATUS_TEXT[status].format(byte=byte, move=move, side=side)
-    return f"{path}: game {game}, move {ply + 1}: {what}"
+def _n_records_in(n_bytes: int) -> int:
+    """Records (complete or not) that ``n_bytes`` of record data hold."""
+    return -(-n_bytes // RECORD_SIZE)
+
+
+def _record_offset(game: int) -> int:
+    return HEADER_SIZE + RECORD_SIZE * game
+
+
+def _game_errors(path, rec, res) -> tuple[np.ndarray, list[str]]:
+    """Games that failed the replay or whose score bytes are not disc counts 0..64, and a
+    message for each (naming the game, the move and the byte offset), in file order."""
+    found = []  # (byte offset, message)
+    for g in np.flatnonzero(res["status"] != _OK):
+        status, ply = int(res["status"][g]), int(res["bad_ply"][g])
+        byte = int(rec["moves"][g][ply])
+        move = f"{'abcdefgh'[byte % 10 - 1]}{byte // 10}" if status in (_ILLEGAL, _AFTER_END) else ""
+        side = "black" if res["black_to_move"][g] else "white"
+        what = _STATUS_TEXT[status].format(byte=byte, move=move, side=side)
+        off = _record_offset(g) + _OFF_MOVES + ply
+        found.append((off, f"{path}: game {g}, move {ply + 1}: {what} (byte offset {off})"))
+    bad_score = (rec["black_score"] > 64) | (rec["theoretical_score"] > 64)
+    for g in np.flatnonzero(bad_score & (res["status"] == _OK)):
+        field, off = ("black_score", _OFF_SCORE) if rec["black_score"][g] > 64 else ("theoretical_score", _OFF_THEO)
+        off += _record_offset(g)
+        found.append((off, f"{path}: game {g}: {field} byte {int(rec[field][g])} is not a disc count 0..64 (byte offset {off})"))
+    found.sort()
+    return (res["status"] != _OK) | bad_score, [m for _, m in found]
 
 
 def _check_on_error(on_error: str) -> None:
@@ -345,10 +402,15 @@ def load(
         One ``.wtb`` file or a folder of them (all ``*.wtb``, sorted by name). Default:
         :func:`find_wthor_dir`.
     on_error : {"raise", "skip"}
-        ``"raise"`` (default): a truncated or oversized file, a bad move byte, an illegal move
-        or a move after the end raises :class:`WthorError` naming the file and the game index
-        (0-based within the file) and the move. ``"skip"``: such games are left out; their
-        number is ``df.attrs["n_skipped"]`` and the messages are ``df.attrs["errors"]``.
+        ``"raise"`` (default): a bad header (short, impossible date, year outside
+        :data:`GAME_YEARS`, wrong board size, game type or N2), a truncated or oversized
+        file, a score byte above 64, a bad move byte, an illegal move or a move after the end
+        raises :class:`WthorError` naming the file, the game index (0-based within the file),
+        the move and the byte offset. ``"skip"``: such games are left out, a file with a bad
+        header (an empty or short file too) is left out whole, and an unreadable name file
+        gives missing names; ``df.attrs["n_skipped"]`` counts the game records present in the
+        files (complete or not) that were not loaded -- games a header announces but the file
+        does not hold are not counted -- and ``df.attrs["errors"]`` has the messages.
     players, tournaments : str or Path, optional
         ``.JOU`` and ``.TRN`` files; default: ``WTHOR.JOU``/``WTHOR.TRN`` beside the games.
         Ids beyond the end of a name file give a missing name (the id columns keep the ids).
@@ -377,35 +439,37 @@ def load(
         raise FileNotFoundError(f"{path}: no such file or folder")
     players = Path(players) if players is not None else _find_name_file(folder, ".jou")
     tournaments = Path(tournaments) if tournaments is not None else _find_name_file(folder, ".trn")
-    player_names = read_names(players) if players is not None else []
-    tournament_names = read_names(tournaments) if tournaments is not None else []
+    errors: list[str] = []
+    player_names = _read_names_or_skip(players, on_error, errors)
+    tournament_names = _read_names_or_skip(tournaments, on_error, errors)
 
     frames = []
-    errors: list[str] = []
     n_skipped = 0
     for f in files:
-        header, rec, file_errors = read_records(f, on_error)
-        if file_errors:
-            errors += file_errors
-            n_skipped += max(header.n_records - len(rec), 0)
-        res = replay(rec["moves"])
-        bad = np.flatnonzero(res["status"] != _OK)
-        if len(bad):
-            msgs = [
-                _error_text(f, g, rec["moves"][g], int(res["status"][g]), int(res["bad_ply"][g]), bool(res["black_to_move"][g]))
-                for g in bad
-            ]
+        n_present = _n_records_in(max(f.stat().st_size - HEADER_SIZE, 0))
+        try:
+            header, rec, file_errors = read_records(f, on_error)
+            year = header.year
+        except WthorError as err:
             if on_error == "raise":
-                raise WthorError(msgs[0] + (f" (and {len(bad) - 1} more bad games)" if len(bad) > 1 else ""))
+                raise
+            file_errors = [f"{err} -- file skipped"]
+            rec, year = np.empty(0, dtype=_RECORD_DTYPE), 0
+        errors += file_errors
+        res = replay(rec["moves"])
+        bad, msgs = _game_errors(f, rec, res)
+        if msgs:
+            if on_error == "raise":
+                raise WthorError(msgs[0] + (f" (and {len(msgs) - 1} more bad games)" if len(msgs) > 1 else ""))
             errors += msgs
-            n_skipped += len(bad)
-        keep = res["status"] == _OK
+        n_skipped += n_present - len(rec) + len(msgs)
+        keep = ~bad
         idx = np.flatnonzero(keep)
         r = rec[keep]
         frames.append(
             pd.DataFrame(
                 {
-                    "year": np.full(len(r), header.year, dtype=np.int64),
+                    "year": np.full(len(r), year, dtype=np.int64),
                     "tournament_id": r["tournament"].astype(np.int64),
                     "black_id": r["black"].astype(np.int64),
                     "white_id": r["white"].astype(np.int64),
@@ -422,13 +486,26 @@ def load(
                 }
             )
         )
-    df = pd.concat(frames, ignore_index=True)
+    df = pd.concat([fr for fr in frames if len(fr)] or frames[:1], ignore_index=True)
     df.insert(1, "tournament", _lookup(df["tournament_id"], tournament_names))
     df.insert(2, "black", _lookup(df["black_id"], player_names))
     df.insert(3, "white", _lookup(df["white_id"], player_names))
     df.attrs["n_skipped"] = n_skipped
     df.attrs["errors"] = errors
     return df
+
+
+def _read_names_or_skip(path: Path | None, on_error: str, errors: list[str]) -> list[str]:
+    """The names of a name file; with ``on_error="skip"`` a bad one gives none and a message."""
+    if path is None:
+        return []
+    try:
+        return read_names(path)
+    except WthorError as err:
+        if on_error == "raise":
+            raise
+        errors.append(f"{err} -- names left missing")
+        return []
 
 
 def _lookup(ids: pd.Series, names: list[str]) -> pd.Series:

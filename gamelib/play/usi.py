@@ -17,7 +17,8 @@ Commands
     without limits), ``Depth`` (deepest iteration), ``QDepth`` (quiescence plies), ``NoiseStd``
     (standard deviation of the evaluation noise, e.g. 0.0316 for the paper's variance 0.001),
     ``Seed`` (of the noise), ``MaxPlies`` (game-length cap scored a draw, 0: none), ``USI_Hash``
-    (MB of transposition table).
+    (MB of transposition table), ``USI_Ponder`` (``true``: ``bestmove <move> ponder <reply>``
+    with the reply the principal variation expects, when it has one).
 ``usinewgame``, ``gameover ...``
     Accepted (every search starts afresh, so there is nothing to reset).
 ``position startpos|sfen <board> <side> <hand> [<move number>] [moves <m1> <m2> ...]``
@@ -27,9 +28,12 @@ Commands
     Searches in a background thread and answers ``info depth D seldepth S score cp X|mate N
     nodes N nps N time MS pv ...`` after each iteration and ``bestmove <move>`` (``resign``
     without a legal move). ``nodes`` alone is deterministic (same position, options and seed:
-    same move). ``infinite`` and ``ponder`` search until ``stop`` (``ponderhit`` turns a ponder
-    search into a timed one). Time controls give a move time of byoyomi + increment + 1/20 of
-    the remaining time, minus a safety margin.
+    same move). ``infinite`` searches until ``stop``. ``ponder`` searches the position with
+    the limits given (as ``go`` would without ``ponder``) but holds its ``bestmove`` until
+    ``ponderhit`` or ``stop``; a move time (``movetime`` or the clock) starts at ``ponderhit``,
+    a node budget or depth (given, or the ``Nodes``/``Depth`` options) ends the search by
+    itself. Time controls give a move time of byoyomi + increment + 1/20 of the remaining
+    time, minus a safety margin.
 ``stop``, ``quit``
     End the search (with its ``bestmove``) / the engine. End of input quits too.
 
@@ -50,7 +54,9 @@ import time
 
 from gamelib.evaluation import shogi as ev
 from gamelib.evaluation.reference import reference_theta
-from gamelib.minishogi import Position
+import numpy as np
+
+from gamelib.minishogi import Position, core
 from gamelib.minishogi.notation import format_usi
 from gamelib.search import MATE_BOUND, SearchResult, StopSignal, new_workspace, search
 from gamelib.search.core import MAX_PLY
@@ -80,12 +86,18 @@ class _Option:
         self.value = default
 
     def declaration(self) -> str:
+        if self.kind == "check":
+            return f"option name {self.name} type check default {'true' if self.default else 'false'}"
         if self.kind == "spin":
             return f"option name {self.name} type spin default {self.default} min {self.lo} max {self.hi}"
         return f"option name {self.name} type string default {self.default if self.default != '' else '<empty>'}"
 
     def parse(self, text: str):
         """The option's value from its USI text, or ValueError naming the problem."""
+        if self.kind == "check":
+            if text.lower() not in ("true", "false"):
+                raise ValueError(f"option {self.name} must be true or false, got {_short(text)!r}")
+            return text.lower() == "true"
         if self.kind == "spin":
             try:
                 v = int(text)
@@ -115,6 +127,7 @@ def _options() -> dict[str, _Option]:
         _Option("Seed", "spin", 0, 0, 2**31 - 1),
         _Option("MaxPlies", "spin", 0, 0, 100_000),
         _Option("USI_Hash", "spin", 16, 1, 256),
+        _Option("USI_Ponder", "check", False),
     ]
     return {o.name.lower(): o for o in opts}
 
@@ -144,6 +157,7 @@ class Engine:
         self._stop: StopSignal | None = None
         self._timer: threading.Timer | None = None
         self._ponder_ms: int | None = None
+        self._infinite = False
         self._hold: threading.Event | None = None
         self._done: threading.Event | None = None
         self._ready = False
@@ -288,19 +302,24 @@ class Engine:
         nodes = limits.get("nodes")
         depth = min(limits.get("depth", self.options["depth"].value), MAX_PLY - 1)
         movetime = limits.get("movetime")
-        infinite = "infinite" in limits or "ponder" in limits
+        infinite = "infinite" in limits
+        ponder = "ponder" in limits
         clock = self._clock_time(limits)
         if nodes is None and (infinite or movetime is not None or clock is not None or "depth" in limits):
             nodes = _MAX_BUDGET
         if nodes is None:
             nodes = self.options["nodes"].value
         ms = None if infinite else (movetime if movetime is not None else clock)
-        self._ponder_ms = clock if "ponder" in limits else None
+        # a ponder search's move time starts at 'ponderhit'; its node budget and depth hold as given
+        self._ponder_ms = ms if ponder else None
+        self._infinite = infinite
+        if ponder:
+            ms = None
         stop = StopSignal()
         self._stop = stop
         # infinite and ponder searches keep their bestmove until 'stop' (or 'ponderhit')
         hold = threading.Event()
-        if not infinite:
+        if not (infinite or ponder):
             hold.set()
         self._hold = hold
         done = self._done = threading.Event()
@@ -334,11 +353,13 @@ class Engine:
         timer.start()
 
     def _ponderhit(self, args):
+        """The opponent played the expected move: the ponder search becomes a normal one."""
         if self.searching and self._hold is not None and not self._hold.is_set():
             if self._ponder_ms is not None:
                 self._arm_timer(self._ponder_ms)
                 self._ponder_ms = None
-            self._hold.set()
+            if not self._infinite:
+                self._hold.set()
 
     def _stop_search(self, args):
         if self._stop is not None:
@@ -384,7 +405,24 @@ class Engine:
             report(res)
         hold.wait()
         done.set()
-        self.send("bestmove resign" if res is None or res.move < 0 else f"bestmove {format_usi(res.move)}")
+        if res is None or res.move < 0:
+            self.send("bestmove resign")
+            return
+        reply = _expected_reply(state, res) if self.options["usi_ponder"].value else None
+        self.send(f"bestmove {format_usi(res.move)}" + (f" ponder {format_usi(reply)}" if reply is not None else ""))
+
+
+def _expected_reply(state, res: SearchResult) -> int | None:
+    """The principal variation's reply to the best move, if it has one and it is legal."""
+    pv = [int(m) for m in res.pv]
+    if len(pv) < 2 or pv[0] != res.move:
+        return None
+    s = state.copy()
+    if s.shape[0] < core.HIST + core.HIST_STRIDE * (int(s[core.PLY]) + 3):
+        s = np.concatenate([s, np.zeros(2 * core.HIST_STRIDE, dtype=np.int64)])
+    core.make_move(s, res.move)
+    buf = np.empty(core.MAX_MOVES, dtype=np.int32)
+    return pv[1] if core.is_legal(s, pv[1], buf, 0) else None
 
 
 def _short(text: str, limit: int = 40) -> str:

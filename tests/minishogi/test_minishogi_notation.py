@@ -34,7 +34,7 @@ BAD_SFENS = [
     ("rbsgk/4p/5/P4/KGSBR b +P 1", "expected a piece letter after '+'"),
     ("rbsgk/4p/5/P4/KGSBR b X 1", "hand 'X': unknown piece 'X'"),
     ("rbsgk/4p/5/P4/KGSBR x - 1", "side to move 'x' is not 'b' (sente) or 'w' (gote)"),
-    ("rbsgk/4p/5/P4/KGSBR b - 0", "move number '0' is not a positive integer"),
+    ("rbsgk/4p/5/P4/KGSBR b - 0", "move number '0' must be an integer in [1, 2147483647]"),
     ("rbsgk/4p/5/P4/KGSBR b - x", "move number 'x'"),
     ("rbsgk/4p/5/P4/KGSBR b", "expected 3 or 4 fields"),
     ("rbsgk/4p/5/P4/KGSBR b - 1 5", "got 5"),

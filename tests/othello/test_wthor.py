@@ -5,6 +5,7 @@ from __future__ import annotations
 import struct
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from gamelib.othello import wthor
@@ -181,7 +182,8 @@ def test_bad_games_can_be_skipped_and_counted(tmp_path, case):
     path, _ = bad_file_cases(tmp_path)[case]
     df = wthor.load(path, on_error="skip")
     assert len(df) == 1 and df.loc[0, "moves"] == "f5d6c3"
-    assert df.attrs["n_skipped"] == (2 if case == "missing" else 1)
+    # games the header announces but the file does not hold are not "skipped" games
+    assert df.attrs["n_skipped"] == (0 if case == "missing" else 1)
     assert len(df.attrs["errors"]) == 1
 
 
@@ -213,3 +215,92 @@ def test_bad_headers(tmp_path):
         wthor.load(p, on_error="ignore")
     with pytest.raises(FileNotFoundError):
         wthor.load(tmp_path / "nope.wtb")
+
+
+# --- corrupt headers, score bytes and record counts: honest counts, byte offsets ------------
+
+
+def raw_header(n1=1, year=2001, date=(20, 23, 4, 1), depth=22, board_size=8) -> bytes:
+    return bytes(date) + struct.pack("<IHH", n1, 0, year) + bytes([board_size, 0, depth, 0])
+
+
+GOOD = game_record(["f5", "d6", "c3"])
+
+
+@pytest.mark.parametrize(
+    "head, match",
+    [
+        (raw_header(year=0xFFFF), r"year of the games 65535 is not in 1970\.\.2099 \(byte offset 10\)"),
+        (raw_header(year=0), r"year of the games 0 .*byte offset 10"),
+        (raw_header(date=(20, 23, 13, 1)), r"creation date bytes 20 23 13 1 .*\(byte offset 0\)"),
+        (raw_header(date=(20, 23, 2, 30)), r"creation date .*byte offset 0"),
+        (raw_header(date=(99, 23, 4, 1)), r"creation date .*byte offset 0"),
+        (raw_header(depth=200), r"depth of the theoretical score 200 .*byte offset 14"),
+        (raw_header(board_size=10), r"board size 10.*byte offset 12"),
+    ],
+    ids=["year 65535", "year 0", "month 13", "30 February", "century 99", "depth 200", "board size 10"],
+)
+def test_impossible_headers_are_refused_with_the_byte_offset(tmp_path, head, match):
+    path = tmp_path / "h.wtb"
+    path.write_bytes(head + GOOD)
+    with pytest.raises(wthor.WthorError, match=match):
+        wthor.load(path)
+    df = wthor.load(path, on_error="skip")  # the file is left out whole, its record counted
+    assert len(df) == 0 and df.attrs["n_skipped"] == 1 and "file skipped" in df.attrs["errors"][0]
+    assert list(df.columns) == list(wthor.load(write_wtb(tmp_path / "ok.wtb", [GOOD])).columns)
+
+
+@pytest.mark.parametrize("field, offset", [("black_score", 6), ("theoretical_score", 7)])
+def test_score_byte_above_64_is_a_bad_game(tmp_path, field, offset):
+    score, theo = (200, 0) if field == "black_score" else (0, 65)
+    path = write_wtb(tmp_path / "s.wtb", [GOOD, game_record(["f5", "d6", "c3"], score=score, theo=theo)])
+    where = 16 + 68 + offset
+    with pytest.raises(wthor.WthorError, match=rf"game 1: {field} byte {score or theo} is not a disc count 0\.\.64 \(byte offset {where}\)"):
+        wthor.load(path)
+    df = wthor.load(path, on_error="skip")
+    assert len(df) == 1 and df.attrs["n_skipped"] == 1 and len(df.attrs["errors"]) == 1
+
+
+def test_absurd_record_count_is_not_billions_of_skipped_games(tmp_path):
+    path = write_wtb(tmp_path / "c.wtb", [GOOD], n1=0xFFFFFFFF)
+    with pytest.raises(wthor.WthorError, match=r"announces 4294967295 games .*byte offset 4.*missing \(the file ends at byte offset 84\)"):
+        wthor.load(path)
+    df = wthor.load(path, on_error="skip")
+    assert len(df) == 1 and df.attrs["n_skipped"] == 0 and len(df.attrs["errors"]) == 1
+
+
+def test_record_count_one_too_small_does_not_drop_a_game_silently(tmp_path):
+    path = write_wtb(tmp_path / "c.wtb", [GOOD, GOOD, GOOD], n1=2)
+    with pytest.raises(wthor.WthorError, match=r"68 extra bytes after game 1 \(byte offset 152; 1 more records, not loaded\)"):
+        wthor.load(path)
+    df = wthor.load(path, on_error="skip")
+    assert len(df) == 2 and df.attrs["n_skipped"] == 1 and len(df.attrs["errors"]) == 1
+
+
+def test_empty_and_short_files_in_a_folder_are_skipped(tmp_path):
+    write_wtb(tmp_path / "WTH_2001.wtb", [GOOD, GOOD])
+    (tmp_path / "WTH_2002.wtb").write_bytes(b"")
+    (tmp_path / "WTH_2003.wtb").write_bytes(b"\x14\x17\x04\x01\x00")
+    with pytest.raises(wthor.WthorError, match=r"WTH_2002.wtb: truncated header \(0 bytes, expected 16\) \(byte offset 0\)"):
+        wthor.load(tmp_path)
+    df = wthor.load(tmp_path, on_error="skip")
+    assert len(df) == 2 and (df["file"] == "WTH_2001.wtb").all()
+    assert df.attrs["n_skipped"] == 0
+    assert [e.split(": ", 1)[0].rsplit("/", 1)[-1] for e in df.attrs["errors"]] == ["WTH_2002.wtb", "WTH_2003.wtb"]
+    assert all("file skipped" in e and "byte offset" in e for e in df.attrs["errors"])
+
+
+def test_every_error_message_gives_the_byte_offset(tmp_path):
+    for case, (path, _) in bad_file_cases(tmp_path).items():
+        with pytest.raises(wthor.WthorError, match="byte offset"):
+            wthor.load(path)
+    path, _ = bad_file_cases(tmp_path)["illegal"]
+    with pytest.raises(wthor.WthorError, match=r"game 1, move 2: illegal move a1 for white \(byte offset 93\)"):
+        wthor.load(path)
+    j = tmp_path / "WTHOR.JOU"
+    j.write_bytes(header(0, n2=3) + b"x" * 20)
+    with pytest.raises(wthor.WthorError, match="byte offset 8"):
+        wthor.read_names(j)
+    write_wtb(tmp_path / "WTH_2001.wtb", [GOOD])  # a bad name file only loses the names
+    df = wthor.load(tmp_path / "WTH_2001.wtb", on_error="skip")
+    assert pd.isna(df.loc[0, "black"]) and "names left missing" in df.attrs["errors"][0]

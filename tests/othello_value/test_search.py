@@ -153,7 +153,7 @@ def test_node_budget_stops_iterative_deepening(evaluators):
 
 def test_bad_input():
     b, w = int(core.START_BLACK), int(core.START_WHITE)
-    with pytest.raises(ValueError, match="depth must be an integer >= 1"):
+    with pytest.raises(ValueError, match=r"search depth must be an integer in \[1, 120\], got 0"):
         search(b, w, True, Evaluator.discs(), 0)
     with pytest.raises(ValueError, match="share squares"):
         search(b, b, True, Evaluator.discs(), 1)

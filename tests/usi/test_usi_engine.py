@@ -208,6 +208,15 @@ def test_bad_commands_keep_the_position(engine, tmp_path):
         "setoption name Nodes value 99999999999999999999999",
         "setoption name NoiseStd value nan",
         "setoption name QDepth value 1.5",
+        "setoption name USI_Ponder value maybe",
+        "setoption name USI_Ponder",
+        "go nodes 1e400",
+        "go ponder nodes x",
+        "go depth -5",
+        "go movetime 99999999999999999999999999999 sideways",
+        "position startpos moves 2e3d 4a3b 3d2c 5a4a 2c1b+ 1a1b",
+        "position sfen rbsgk/4p/5/P4/KGSBR b - 99999999999999999999999999",
+        "\x00\x01binary\xff",
         f"setoption name EvalFile value {tmp_path / 'missing.npz'}",
         "frobnicate",
     ]
@@ -337,3 +346,69 @@ def test_score_conversion():
     assert score_text(0.02) == "cp 100" and CP_PER_UNIT == 5000
     assert score_text(-0.3) == "cp -1500"
     assert score_text(999.0) == "mate 1" and score_text(-996.0) == "mate -4"
+
+
+def _last_pv(lines):
+    infos = [ln.split() for ln in lines if ln.startswith("info depth") and " pv " in ln]
+    return infos[-1][infos[-1].index("pv") + 1 :]
+
+
+def test_usi_ponder_option_gives_the_expected_reply(engine):
+    engine.send("usi")
+    assert "option name USI_Ponder type check default false" in engine.expect("usiok")
+    engine.send("setoption name USI_Ponder value true")
+    engine.send("position startpos moves 2e3d")
+    engine.send("go nodes 5000")
+    lines = engine.expect("bestmove")
+    words = lines[-1].split()
+    pv = _last_pv(lines)
+    assert len(pv) >= 2 and words == ["bestmove", pv[0], "ponder", pv[1]]
+    pos = Position("rbsgk/4p/5/P1B2/KGS1R w - 2")
+    pos.push_usi(pv[0])
+    assert pv[1] in pos.legal_moves
+    engine.send("setoption name USI_Ponder value false")
+    engine.send("go nodes 5000")
+    assert engine.expect("bestmove")[-1] == f"bestmove {pv[0]}"  # same search, no ponder field
+
+
+def test_go_ponder_without_a_clock_ends_by_its_budget_after_ponderhit(engine):
+    engine.send("setoption name USI_Ponder value true")
+    engine.send("position startpos moves 2e3d 4a3b")
+    engine.send("go nodes 4000")
+    expected = engine.expect("bestmove")[-1]
+    for go in ("go ponder nodes 4000", "go ponder"):
+        if go == "go ponder":
+            engine.send("setoption name Nodes value 4000")  # the budget of a go without limits
+        engine.send(go)
+        time.sleep(0.5)
+        assert not any(ln.startswith("bestmove") for ln in engine.drain(0.5))  # held while pondering
+        engine.send("ponderhit")
+        assert engine.expect("bestmove", timeout=30)[-1] == expected  # deterministic, as 'go nodes'
+    engine.send("go ponder depth 2")
+    time.sleep(0.3)
+    engine.send("ponderhit")
+    pos = Position()
+    for m in ("2e3d", "4a3b"):
+        pos.push_usi(m)
+    assert bestmove(engine.expect("bestmove", timeout=30)) in pos.legal_moves
+    engine.send("setoption name Nodes value 200000")
+    engine.send("setoption name USI_Ponder value false")
+
+
+def test_go_ponder_with_a_clock_waits_for_ponderhit_then_the_clock(engine):
+    engine.send("position startpos")
+    engine.send("go ponder btime 1000 wtime 1000 byoyomi 200")
+    time.sleep(1.5)  # longer than the move time: the clock starts at ponderhit
+    assert not any(ln.startswith("bestmove") for ln in engine.drain(0.3))
+    engine.send("ponderhit")
+    assert bestmove(engine.expect("bestmove", timeout=30)) in Position().legal_moves
+
+
+def test_stop_during_ponder_answers_bestmove(engine):
+    engine.send("position startpos")
+    for go in ("go ponder", "go ponder btime 5000 wtime 5000", "go ponder infinite"):
+        engine.send(go)
+        time.sleep(0.3)
+        engine.send("stop")
+        assert bestmove(engine.expect("bestmove", timeout=30)) in Position().legal_moves
+    engine.ready()
