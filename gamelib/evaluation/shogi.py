@@ -101,6 +101,7 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros as _clz
 from numba.cpython.unsafe.numbers import trailing_zeros as _ctz
 
 from gamelib.experiments.atomic import load_npz, save_npz_atomic
@@ -300,6 +301,16 @@ _HAND = core.HAND
 _STM = core.STM
 _KING_SQ = core.KING_SQ
 _KING = R.KING
+#: _RAY_MASK[sq, d]: the squares of the ray from sq in direction d; _RAY_UP[d]: the ray's
+#: squares increase (its first square is its lowest bit); _BETWEEN: core.BETWEEN.
+_RAY_MASK = np.zeros((25, 8), dtype=np.int64)
+for _sq in range(25):
+    for _d in range(8):
+        for _j in range(int(_RAY_N[_sq, _d])):
+            _RAY_MASK[_sq, _d] |= 1 << int(_RAY[_sq, _d, _j])
+_RAY_UP = np.array([5 * dr + dc > 0 for dr, dc in R.DIRECTIONS])
+_BETWEEN = core.BETWEEN
+del _sq, _d, _j
 #: _STEP_MASK[code, sq]: squares a piece reaches (and attacks) by one step.
 _STEP_MASK = np.zeros((32, 25), dtype=np.int64)
 for _pc in range(32):
@@ -426,39 +437,36 @@ def _scan(s, theta, idx, val, sink, sink_if):
         pa = s[a]
         ca = pa >> 4
         ta = pa & 15
-        own_occ = occ0 if ca == 0 else occ1
+        own_occ = (occ0 & (ca - 1)) | (occ1 & -ca)  # branch-free: ca is 0 or 1
         steps = _STEP_MASK[pa, a]
         att = steps
         if ta != _KING:
-            x = 1.0 if ca == stm else -1.0
+            x = 1.0 - 2.0 * (ca != stm)
             cnt = _popcount(steps & ~own_occ)
             sbase = _SLIDER_OF_TYPE[ta]
             for j in range(_SLIDE_ND[pa]):
                 d = _SLIDE_DIR[pa, j]
-                r = 0
-                while r < _RAY_N[a, d]:
-                    t = _RAY[a, d, r]
-                    r += 1
-                    att |= 1 << t
-                    q = s[t]
-                    if q == 0:
-                        cnt += 1
-                        continue
-                    own = (q >> 4) == ca
-                    if not own:
-                        cnt += 1
-                    n, v = sink(sbase + 20 * (((d - 4 * ca) & 7) >> 1) + (q & 15) - 1 + (0 if own else 10),
-                                x, theta, idx, val, n, v)
-                    if not own and (q & 15) == _KING:
-                        while r < _RAY_N[a, d]:  # the attack goes on behind the king
-                            att |= 1 << _RAY[a, d, r]
-                            r += 1
-                    break
+                ray = _RAY_MASK[a, d]
+                hit = ray & occ
+                if hit == 0:  # the whole ray is empty
+                    cnt += _RAY_N[a, d]
+                    att |= ray
+                    continue
+                # the first piece on the ray: the nearest set bit in the ray's direction
+                t = _ctz(hit) if _RAY_UP[d] else 63 - _clz(hit)
+                before = _BETWEEN[a, t]
+                q = s[t]
+                own = (q >> 4) == ca
+                cnt += _popcount(before) + (not own)
+                n, v = sink(sbase + 20 * (((d - 4 * ca) & 7) >> 1) + (q & 15) - 1 + (0 if own else 10),
+                            x, theta, idx, val, n, v)
+                if not own and (q & 15) == _KING:
+                    att |= ray  # the attack goes on behind the king
+                else:
+                    att |= before | (np.int64(1) << t)
             n, v = sink(_MOB_OF_TYPE[ta] + cnt, x, theta, idx, val, n, v)
-        if ca == 0:
-            att0 |= att
-        else:
-            att1 |= att
+        att0 |= att & (ca - 1)
+        att1 |= att & -ca
     k0 = s[_KING_SQ]
     k1 = s[_KING_SQ + 1]
     x = 1.0 if stm == 0 else -1.0
