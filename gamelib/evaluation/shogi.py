@@ -101,7 +101,6 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import leading_zeros as _clz
 from numba.cpython.unsafe.numbers import trailing_zeros as _ctz
 
 from gamelib.experiments.atomic import load_npz, save_npz_atomic
@@ -301,23 +300,11 @@ _HAND = core.HAND
 _STM = core.STM
 _KING_SQ = core.KING_SQ
 _KING = R.KING
-#: _RAY_MASK[sq, d]: the squares of the ray from sq in direction d; _RAY_UP[d]: the ray's
-#: squares increase (its first square is its lowest bit); _BETWEEN: core.BETWEEN.
-_RAY_MASK = np.zeros((25, 8), dtype=np.int64)
-for _sq in range(25):
-    for _d in range(8):
-        for _j in range(int(_RAY_N[_sq, _d])):
-            _RAY_MASK[_sq, _d] |= 1 << int(_RAY[_sq, _d, _j])
-_RAY_UP = np.array([5 * dr + dc > 0 for dr, dc in R.DIRECTIONS])
+_RAY_MASK = core.RAY_MASK
+_first_on_ray = core.first_on_ray
 _BETWEEN = core.BETWEEN
-del _sq, _d, _j
 #: _STEP_MASK[code, sq]: squares a piece reaches (and attacks) by one step.
-_STEP_MASK = np.zeros((32, 25), dtype=np.int64)
-for _pc in range(32):
-    for _sq in range(25):
-        for _j in range(int(core.STEP_N[_pc, _sq])):
-            _STEP_MASK[_pc, _sq] |= 1 << int(core.STEP_TO[_pc, _sq, _j])
-del _pc, _sq, _j
+_STEP_MASK = core.STEP_MASK
 _ZERO_THETA = np.zeros(N_FEATURES)
 
 
@@ -447,13 +434,11 @@ def _scan(s, theta, idx, val, sink, sink_if):
             for j in range(_SLIDE_ND[pa]):
                 d = _SLIDE_DIR[pa, j]
                 ray = _RAY_MASK[a, d]
-                hit = ray & occ
-                if hit == 0:  # the whole ray is empty
+                t = _first_on_ray(a, d, occ)
+                if t < 0:  # the whole ray is empty
                     cnt += _RAY_N[a, d]
                     att |= ray
                     continue
-                # the first piece on the ray: the nearest set bit in the ray's direction
-                t = _ctz(hit) if _RAY_UP[d] else 63 - _clz(hit)
                 before = _BETWEEN[a, t]
                 q = s[t]
                 own = (q >> 4) == ca
