@@ -106,6 +106,11 @@ __all__ = [
     "is_attacked",
     "gives_check",
     "last_move",
+    "piece_type",
+    "piece_owner",
+    "other_colour",
+    "rotated_square",
+    "king_distance",
     "move_to",
     "move_from",
     "is_drop",
@@ -356,6 +361,37 @@ def captured_type(m):
 def is_capture(m):
     """True if ``m`` captures a piece."""
     return ((m >> 11) & 15) != 0
+
+
+# ----------------------------------------------------------------------------- piece and square fields
+@njit(cache=True, inline="always")
+def piece_type(pc):
+    """Type (1..10, 0 for an empty square) of piece code ``pc``."""
+    return pc & 15
+
+
+@njit(cache=True, inline="always")
+def piece_owner(pc):
+    """Owner (0 sente, 1 gote) of the piece code ``pc`` of an occupied square."""
+    return pc >> 4
+
+
+@njit(cache=True, inline="always")
+def other_colour(pc):
+    """The code of the same piece type owned by the other side (``pc`` not empty)."""
+    return pc ^ 16
+
+
+@njit(cache=True, inline="always")
+def rotated_square(sq):
+    """The square ``sq`` turned by 180 degrees (the other side's view of the board)."""
+    return R.SQUARES - 1 - sq
+
+
+@njit(cache=True, inline="always")
+def king_distance(a, b):
+    """Number of king steps between squares ``a`` and ``b`` (max of the rank and file distances)."""
+    return max(abs(a // R.FILES - b // R.FILES), abs(a % R.FILES - b % R.FILES))
 
 
 # ----------------------------------------------------------------------------- attacks
