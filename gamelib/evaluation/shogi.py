@@ -286,6 +286,8 @@ for _k, _t in enumerate(_SLIDER_TYPES):
     _SLIDER_OF_TYPE[_t] = BLOCKER_OFF + _k * 4 * 2 * len(_PIECE_TYPES)
 _PAIR_OWN = np.where(_PAIR_OWN_LOCAL >= 0, _PAIR_OWN_LOCAL + PAIR_OWN_OFF, -1).astype(np.int16)
 _PAIR_ENEMY = np.where(_PAIR_ENEMY_LOCAL >= 0, _PAIR_ENEMY_LOCAL + PAIR_ENEMY_OFF, -1).astype(np.int16)
+#: _PAIR_BY_OWNER[enemy]: _PAIR_OWN (enemy = 0) and _PAIR_ENEMY (1) in one table.
+_PAIR_BY_OWNER = np.stack([_PAIR_OWN, _PAIR_ENEMY])
 #: _OFF81[a, b]: offset index of square b seen from square a, in sente's orientation.
 _OFF81 = np.array([[_offset81(b // 5 - a // 5, b % 5 - a % 5) for b in range(25)] for a in range(25)], dtype=np.int16)
 del _k, _t
@@ -298,13 +300,11 @@ _HAND = core.HAND
 _STM = core.STM
 _KING_SQ = core.KING_SQ
 _KING = R.KING
+_RAY_MASK = core.RAY_MASK
+_first_on_ray = core.first_on_ray
+_BETWEEN = core.BETWEEN
 #: _STEP_MASK[code, sq]: squares a piece reaches (and attacks) by one step.
-_STEP_MASK = np.zeros((32, 25), dtype=np.int64)
-for _pc in range(32):
-    for _sq in range(25):
-        for _j in range(int(core.STEP_N[_pc, _sq])):
-            _STEP_MASK[_pc, _sq] |= 1 << int(core.STEP_TO[_pc, _sq, _j])
-del _pc, _sq, _j
+_STEP_MASK = core.STEP_MASK
 _ZERO_THETA = np.zeros(N_FEATURES)
 
 
@@ -325,6 +325,22 @@ def _put(k, x, theta, idx, val, n, v):
 
 
 @njit(cache=True, inline="always")
+def _add_if(cond, k, x, theta, idx, val, n, v):
+    """:func:`_add` if ``cond``, else v + 0.0 (= v exactly: v is never -0.0, as the sum starts
+    at +0.0 and a sum of floats is -0.0 only if both terms are)."""
+    t = x * theta[k + OPP_OFFSET * np.int64(x < 0.0)]
+    return n, v + (t if cond else 0.0)
+
+
+@njit(cache=True, inline="always")
+def _put_if(cond, k, x, theta, idx, val, n, v):
+    """:func:`_put` if ``cond``: the entry is written in any case and counted only then."""
+    idx[n] = k + OPP_OFFSET * np.int64(x < 0.0)
+    val[n] = x
+    return n + np.int64(cond), v
+
+
+@njit(cache=True, inline="always")
 def _popcount(x):
     """Number of set bits of a board bitmask (25 bits)."""
     x = x - ((x >> 1) & 0x55555555)
@@ -334,10 +350,11 @@ def _popcount(x):
 
 
 @njit(cache=True, inline="always")
-def _scan(s, theta, idx, val, sink):
+def _scan(s, theta, idx, val, sink, sink_if):
     """Visit every entry of φ(s) = (ψ_stm(s), -ψ_opp(s), 1) and pass it to ``sink``.
 
-    Each entry is (feature index k of the side's block, value x) with x = +count for ψ_stm and
+    ``sink_if(cond, k, x, ...)`` is ``sink`` where ``cond`` holds and nothing otherwise (without
+    a branch). Each entry is (feature index k of the side's block, value x) with x = +count for ψ_stm and
     -count for ψ_opp -- the sink moves the latter to ``k + OPP_OFFSET`` -- (an index may come
     more than once), and last the tempo entry (TEMPO_INDEX, 1). Returns the sink's (count,
     accumulated value).
@@ -358,20 +375,20 @@ def _scan(s, theta, idx, val, sink):
     occ1 = 0
     for a in range(25):
         pa = s[a]
-        if pa == 0:
-            continue
+        occ0 |= np.int64(pa != 0 and pa < 16) << a
+        occ1 |= np.int64(pa >= 16) << a
+    occ = occ0 | occ1
+    rest = occ
+    while rest:
+        a = _ctz(rest)
+        rest &= rest - 1
+        pa = s[a]
         ca = pa >> 4
         ta = pa & 15
-        x = 1.0 if ca == stm else -1.0
-        if ca == 0:
-            occ0 |= 1 << a
-            n, v = sink(PST_OFF + 25 * (ta - 1) + a, x, theta, idx, val, n, v)
-        else:
-            occ1 |= 1 << a
-            n, v = sink(PST_OFF + 25 * (ta - 1) + 24 - a, x, theta, idx, val, n, v)
-        if ta != _KING:
-            n, v = sink(_MAT_OF_TYPE[ta], x, theta, idx, val, n, v)
-    occ = occ0 | occ1
+        x = 1.0 - 2.0 * (ca != stm)
+        # the square as the owner sees the board: a for sente, 24 - a for gote
+        n, v = sink(PST_OFF + 25 * (ta - 1) + a + ca * (24 - 2 * a), x, theta, idx, val, n, v)
+        n, v = sink_if(ta != _KING, _MAT_OF_TYPE[ta], x, theta, idx, val, n, v)
     # pairs
     rest = occ
     while rest:
@@ -390,15 +407,13 @@ def _scan(s, theta, idx, val, sink):
             o = _OFF81[a, b]
             if ca == 1:
                 o = 80 - o
-            if (pb >> 4) == ca:
-                k = _PAIR_OWN[ta, tb, o]
-                if k >= 0:
-                    n, v = sink(k, x, theta, idx, val, n, v)
-            else:
-                k = _PAIR_ENEMY[ta, tb, o]
-                if k >= 0:
-                    n, v = sink(k, x, theta, idx, val, n, v)
-                    n, v = sink(_PAIR_ENEMY[tb, ta, o], -x, theta, idx, val, n, v)
+            # branch-free (the owners of successive pieces are unpredictable): an own pair has
+            # one entry, an enemy pair two; a pair beyond the radius none
+            enemy = np.int64((pb >> 4) != ca)
+            k = _PAIR_BY_OWNER[enemy, ta, tb, o]
+            ok = k >= 0
+            n, v = sink_if(ok, k, x, theta, idx, val, n, v)
+            n, v = sink_if(ok and enemy == 1, _PAIR_ENEMY[tb, ta, o], -x, theta, idx, val, n, v)
     # mobility and blockers; attack maps (sliders see through the enemy king) for king mobility
     att0 = 0
     att1 = 0
@@ -409,39 +424,34 @@ def _scan(s, theta, idx, val, sink):
         pa = s[a]
         ca = pa >> 4
         ta = pa & 15
-        own_occ = occ0 if ca == 0 else occ1
+        own_occ = (occ0 & (ca - 1)) | (occ1 & -ca)  # branch-free: ca is 0 or 1
         steps = _STEP_MASK[pa, a]
         att = steps
         if ta != _KING:
-            x = 1.0 if ca == stm else -1.0
+            x = 1.0 - 2.0 * (ca != stm)
             cnt = _popcount(steps & ~own_occ)
             sbase = _SLIDER_OF_TYPE[ta]
             for j in range(_SLIDE_ND[pa]):
                 d = _SLIDE_DIR[pa, j]
-                r = 0
-                while r < _RAY_N[a, d]:
-                    t = _RAY[a, d, r]
-                    r += 1
-                    att |= 1 << t
-                    q = s[t]
-                    if q == 0:
-                        cnt += 1
-                        continue
-                    own = (q >> 4) == ca
-                    if not own:
-                        cnt += 1
-                    n, v = sink(sbase + 20 * (((d - 4 * ca) & 7) >> 1) + (q & 15) - 1 + (0 if own else 10),
-                                x, theta, idx, val, n, v)
-                    if not own and (q & 15) == _KING:
-                        while r < _RAY_N[a, d]:  # the attack goes on behind the king
-                            att |= 1 << _RAY[a, d, r]
-                            r += 1
-                    break
+                ray = _RAY_MASK[a, d]
+                t = _first_on_ray(a, d, occ)
+                if t < 0:  # the whole ray is empty
+                    cnt += _RAY_N[a, d]
+                    att |= ray
+                    continue
+                before = _BETWEEN[a, t]
+                q = s[t]
+                own = (q >> 4) == ca
+                cnt += _popcount(before) + (not own)
+                n, v = sink(sbase + 20 * (((d - 4 * ca) & 7) >> 1) + (q & 15) - 1 + (0 if own else 10),
+                            x, theta, idx, val, n, v)
+                if not own and (q & 15) == _KING:
+                    att |= ray  # the attack goes on behind the king
+                else:
+                    att |= before | (np.int64(1) << t)
             n, v = sink(_MOB_OF_TYPE[ta] + cnt, x, theta, idx, val, n, v)
-        if ca == 0:
-            att0 |= att
-        else:
-            att1 |= att
+        att0 |= att & (ca - 1)
+        att1 |= att & -ca
     k0 = s[_KING_SQ]
     k1 = s[_KING_SQ + 1]
     x = 1.0 if stm == 0 else -1.0
@@ -464,7 +474,7 @@ def evaluate(s, theta):
     theta : float64 array of length ``N_FEATURES``
         The parameters (not checked here: see :func:`check_theta`).
     """
-    return _scan(s, theta, _ZERO_THETA, _ZERO_THETA, _add)[1]
+    return _scan(s, theta, _ZERO_THETA, _ZERO_THETA, _add, _add_if)[1]
 
 
 @njit(cache=True)
@@ -483,7 +493,7 @@ def features(s, idx, val):
     val : float64 array of length ≥ ``MAX_ACTIVE``
         Receives the feature values (small integers).
     """
-    n = _scan(s, _ZERO_THETA, idx, val, _put)[0]
+    n = _scan(s, _ZERO_THETA, idx, val, _put, _put_if)[0]
     # LSD radix sort of the keys (index << 4 | value + 8) by index, two 7-bit digits
     work = np.empty(2 * n + 128, dtype=np.int64)
     keys = work[:n]

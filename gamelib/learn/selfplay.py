@@ -77,6 +77,7 @@ REWARDS = ("mdp", "non_mdp")
 ENCLOSURE_BONUS = 0.1
 
 _MAX_TRACKED = 16
+_N_HAND = len(R.HAND_TYPES)  # hand entries per side in the state (core.HAND)
 
 
 @njit(cache=True)
@@ -97,19 +98,19 @@ def enclosure_counts(s, out):
     sq = np.full(_MAX_TRACKED, -1, dtype=np.int64)
     owner = np.zeros(_MAX_TRACKED, dtype=np.int64)
     k = 0
-    for x in range(25):
+    for x in range(R.SQUARES):
         pc = t[x]
-        typ = pc & 15
+        typ = core.piece_type(pc)
         if pc != 0 and (typ == R.GOLD or typ == R.SILVER) and k < _MAX_TRACKED:
             sq[k] = x
-            owner[k] = pc >> 4
+            owner[k] = core.piece_owner(pc)
             k += 1
     for p in range(n):
         m = moves[p]
         side = t[core.STM]
-        to = m & 31
-        frm = (m >> 5) & 31
-        if frm <= core.DROP_BASE:
+        to = core.move_to(m)
+        frm = core.move_from(m)
+        if not core.is_drop(m):
             for i in range(k):
                 if sq[i] == to and owner[i] != side:
                     sq[i] = -1  # captured: it has left the board
@@ -124,13 +125,10 @@ def enclosure_counts(s, out):
         if x < 0:
             continue
         pc = t[x]
-        typ = pc & 15
-        if (pc >> 4) != owner[i] or not (typ == R.GOLD or typ == R.SILVER):
+        typ = core.piece_type(pc)
+        if core.piece_owner(pc) != owner[i] or not (typ == R.GOLD or typ == R.SILVER):
             continue
-        ksq = t[core.KING_SQ + owner[i]]
-        dr = abs(x // 5 - ksq // 5)
-        dc = abs(x % 5 - ksq % 5)
-        if max(dr, dc) == 1:
+        if core.king_distance(x, t[core.KING_SQ + owner[i]]) == 1:
             out[owner[i]] += 1
 
 
@@ -214,13 +212,13 @@ def game_rewards(s, result: int, reward: str = "mdp",
 def _is_own_mirror(s):
     """True if the position of ``s`` is its own colour-swapped, 180°-rotated mirror (board and
     hands), e.g. the start position or the one after 1. 2e4c 4a2c."""
-    for sq in range(25):
+    for sq in range(R.SQUARES):
         pc = s[sq]
-        other = s[24 - sq]
-        if (pc == 0) != (other == 0) or (pc != 0 and other != (pc ^ 16)):
+        other = s[core.rotated_square(sq)]
+        if (pc == 0) != (other == 0) or (pc != 0 and other != core.other_colour(pc)):
             return False
-    for t in range(5):
-        if s[core.HAND + t] != s[core.HAND + 5 + t]:
+    for t in range(_N_HAND):
+        if s[core.HAND + t] != s[core.HAND + _N_HAND + t]:
             return False
     return True
 

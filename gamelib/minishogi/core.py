@@ -58,7 +58,8 @@ position.
 
 The calls a search makes (all nopython)
 ---------------------------------------
-``gen_moves(s, buf, start, captures_only)`` (legal moves, or legal captures only),
+``gen_moves(s, buf, start, captures_only)`` (legal moves, or legal captures only, the latter
+also as ``gen_captures(s, buf, start)``),
 ``make_move(s, m)``, ``unmake_move(s)``, ``in_check(s)``, ``gives_check(s, m)``,
 ``is_attacked(s, sq, by)``, ``is_legal(s, m, buf, start)`` (e.g. a transposition-table move),
 ``is_capture(m)`` / ``captured_type(m)`` / ``is_promotion(m)`` / ``is_drop(m)``, ``last_move(s)``,
@@ -70,6 +71,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros as _clz
+from numba.cpython.unsafe.numbers import trailing_zeros as _ctz
 
 from ..checks import check_int
 from . import rules as R
@@ -97,6 +100,8 @@ __all__ = [
     "make_move",
     "unmake_move",
     "gen_moves",
+    "gen_captures",
+    "first_on_ray",
     "count_legal_moves",
     "has_legal_move",
     "is_legal",
@@ -104,6 +109,11 @@ __all__ = [
     "is_attacked",
     "gives_check",
     "last_move",
+    "piece_type",
+    "piece_owner",
+    "other_colour",
+    "rotated_square",
+    "king_distance",
     "move_to",
     "move_from",
     "is_drop",
@@ -242,6 +252,27 @@ def _build_zones():
 
 
 ZONE = _build_zones()
+
+
+def _build_masks():
+    """STEP_MASK[code, sq]: the squares a piece reaches by one step; RAY_MASK[sq, d]: the squares
+    of the ray from sq in direction d; RAY_UP[d]: the ray's squares increase along it (its first
+    square is its lowest bit)."""
+    step_mask = np.zeros((32, R.SQUARES), dtype=np.int64)
+    for pc in range(32):
+        for sq in range(R.SQUARES):
+            for j in range(int(STEP_N[pc, sq])):
+                step_mask[pc, sq] |= 1 << int(STEP_TO[pc, sq, j])
+    ray_mask = np.zeros((R.SQUARES, 8), dtype=np.int64)
+    for sq in range(R.SQUARES):
+        for d in range(8):
+            for k in range(int(RAY_N[sq, d])):
+                ray_mask[sq, d] |= 1 << int(RAY[sq, d, k])
+    ray_up = np.array([R.FILES * dr + dc > 0 for dr, dc in R.DIRECTIONS])
+    return step_mask, ray_mask, ray_up
+
+
+STEP_MASK, RAY_MASK, RAY_UP = _build_masks()
 #: Square a pawn of each side attacks from a square (-1 off the board): its forward neighbour.
 PAWN_FRONT = np.array(
     [[RAY[sq, (R.N + 4 * side) % 8, 0] if RAY_N[sq, (R.N + 4 * side) % 8] else -1 for sq in range(R.SQUARES)] for side in (0, 1)],
@@ -342,6 +373,37 @@ def captured_type(m):
 def is_capture(m):
     """True if ``m`` captures a piece."""
     return ((m >> 11) & 15) != 0
+
+
+# ----------------------------------------------------------------------------- piece and square fields
+@njit(cache=True, inline="always")
+def piece_type(pc):
+    """Type (1..10, 0 for an empty square) of piece code ``pc``."""
+    return pc & 15
+
+
+@njit(cache=True, inline="always")
+def piece_owner(pc):
+    """Owner (0 sente, 1 gote) of the piece code ``pc`` of an occupied square."""
+    return pc >> 4
+
+
+@njit(cache=True, inline="always")
+def other_colour(pc):
+    """The code of the same piece type owned by the other side (``pc`` not empty)."""
+    return pc ^ 16
+
+
+@njit(cache=True, inline="always")
+def rotated_square(sq):
+    """The square ``sq`` turned by 180 degrees (the other side's view of the board)."""
+    return R.SQUARES - 1 - sq
+
+
+@njit(cache=True, inline="always")
+def king_distance(a, b):
+    """Number of king steps between squares ``a`` and ``b`` (max of the rank and file distances)."""
+    return max(abs(a // R.FILES - b // R.FILES), abs(a % R.FILES - b % R.FILES))
 
 
 # ----------------------------------------------------------------------------- attacks
@@ -481,6 +543,8 @@ def gen_moves(s, buf, start, captures_only):
     int
         Number of moves written. Pawn drops that would mate are not generated.
     """
+    if captures_only:
+        return gen_captures(s, buf, start)
     side = s[STM]
     enemy = 1 - side
     ksq = s[KING_SQ + side]
@@ -491,8 +555,6 @@ def gen_moves(s, buf, start, captures_only):
         t = STEP_TO[kpc, ksq, k]
         q = s[t]
         if q != 0 and (q >> 4) == side:
-            continue
-        if captures_only and q == 0:
             continue
         if _attacked_by(s, t, enemy, ksq):
             continue
@@ -528,8 +590,6 @@ def gen_moves(s, buf, start, captures_only):
             q = s[t]
             if q != 0 and (q >> 4) == side:
                 continue
-            if captures_only and q == 0:
-                continue
             n = _add_moves(buf, n, frm, t, pc, q & 15, side)
         for j in range(SLIDE_ND[pc]):
             d = SLIDE_DIR[pc, j]
@@ -538,11 +598,11 @@ def gen_moves(s, buf, start, captures_only):
                 q = s[t]
                 if q != 0 and (q >> 4) == side:
                     break
-                if (tmask >> t) & 1 and (q != 0 or not captures_only):
+                if (tmask >> t) & 1:
                     n = _add_moves(buf, n, frm, t, pc, q & 15, side)
                 if q != 0:
                     break
-    if captures_only or drop_target == 0:
+    if drop_target == 0:
         return n - start
     h = HAND + 5 * side
     if s[h] + s[h + 1] + s[h + 2] + s[h + 3] + s[h + 4] == 0:
@@ -564,6 +624,71 @@ def gen_moves(s, buf, start, captures_only):
                     continue
             buf[n] = t | ((DROP_BASE + ht) << 5)
             n += 1
+    return n - start
+
+
+@njit(cache=True, inline="always")
+def first_on_ray(sq, d, occ):
+    """The first occupied square (bit of ``occ``) on the ray from ``sq`` in direction ``d``,
+    -1 if there is none."""
+    hit = RAY_MASK[sq, d] & occ
+    if hit == 0:
+        return -1
+    return _ctz(hit) if RAY_UP[d] else 63 - _clz(hit)
+
+
+@njit(cache=True)
+def gen_captures(s, buf, start):
+    """:func:`gen_moves` with ``captures_only``: the legal captures (with or without promotion)
+    into ``buf[start:]``, in the same order; returns their number.
+
+    Pieces without an enemy piece in reach are skipped by bitmask tests, and a slider's capture
+    is the first piece on each of its rays.
+    """
+    side = s[STM]
+    enemy = 1 - side
+    ksq = s[KING_SQ + side]
+    n_check, csq, pinned = _checkers_and_pins(s, side, ksq)
+    own_occ = 0
+    enemy_occ = 0
+    for sq in range(25):
+        q = s[sq]
+        own_occ |= np.int64(q != 0 and (q >> 4) == side) << sq
+        enemy_occ |= np.int64(q != 0 and (q >> 4) == enemy) << sq
+    occ = own_occ | enemy_occ
+    n = start
+    kpc = s[ksq]
+    if STEP_MASK[kpc, ksq] & enemy_occ:
+        for k in range(STEP_N[kpc, ksq]):
+            t = STEP_TO[kpc, ksq, k]
+            if ((enemy_occ >> t) & 1) == 0 or _attacked_by(s, t, enemy, ksq):
+                continue
+            buf[n] = t | (ksq << 5) | ((s[t] & 15) << 11)
+            n += 1
+    if n_check > 1:
+        return n - start
+    target = enemy_occ
+    if n_check == 1:
+        target &= 1 << csq
+    rest = own_occ & ~(np.int64(1) << ksq)
+    while rest:
+        frm = _ctz(rest)
+        rest &= rest - 1
+        pc = s[frm]
+        tmask = target
+        if (pinned >> frm) & 1:
+            tmask &= LINE[ksq, frm]
+        if tmask == 0:
+            continue
+        if STEP_MASK[pc, frm] & tmask:
+            for k in range(STEP_N[pc, frm]):
+                t = STEP_TO[pc, frm, k]
+                if (tmask >> t) & 1:
+                    n = _add_moves(buf, n, frm, t, pc, s[t] & 15, side)
+        for j in range(SLIDE_ND[pc]):
+            t = first_on_ray(frm, SLIDE_DIR[pc, j], occ)
+            if t >= 0 and (tmask >> t) & 1:
+                n = _add_moves(buf, n, frm, t, pc, s[t] & 15, side)
     return n - start
 
 

@@ -3,6 +3,8 @@
 Prints, single core and after numba compilation (best of ``--repeat`` runs, since machines are
 shared and timings noisy):
 
+* **match settings**: nodes/s of :func:`gamelib.search.search` and games/s of learner v reference
+  games at the PGLeaf experiment's match settings (5,000 nodes, noise, iterative deepening);
 * **nodes/s** of :func:`gamelib.search.search` (quiescence nodes included) on a fixed set of
   middle-game positions, with the material-only and with the full linear evaluation. The
   positions come from seeded playouts of a noisy shallow search (``benchmark_positions``), so
@@ -139,6 +141,29 @@ def _ordering_effect(positions, theta, depth, repeat):
     return rows
 
 
+def _match_speed(positions, n_games, repeat):
+    """Nodes/s of :func:`search` and games/s of games at the PGLeaf experiment's match settings
+    (full evaluation, noise of variance 0.001, iterative deepening to depth 32 under 5,000 nodes;
+    learner qdepth 4 against the reference opponent, qdepth 8)."""
+    from gamelib.play.shogi import PAPER_NOISE_STD, SearchPlayer, play_game, reference_player
+
+    learner = SearchPlayer(ev.initial_theta(0), ev.EVAL_LINEAR, node_budget=5000, max_depth=32, qdepth=4,
+                           noise_std=PAPER_NOISE_STD)
+    reference = reference_player(node_budget=5000, noise_std=PAPER_NOISE_STD)
+
+    def searches():
+        return sum(search(s, p.theta, p.kind, p.max_depth, p.node_budget, p.qdepth, p.noise_std, i,
+                          max_plies=DEFAULT_MAX_PLIES).nodes
+                   for i, s in enumerate(positions) for p in (learner, reference))
+
+    def games():
+        return sum(play_game(*((learner, reference) if g % 2 == 0 else (reference, learner)), g).plies
+                   for g in range(n_games))
+
+    searches()  # compile
+    return _best_of(repeat, searches), _best_of(repeat, games)
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m gamelib.bench search", description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="small sizes (a smoke test)")
@@ -146,6 +171,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--positions", type=int, default=None, help="number of middle-game positions")
     ap.add_argument("--nodes", type=int, default=None, help="node budget per position")
     ap.add_argument("--games", type=int, default=None, help="self-play games per run")
+    ap.add_argument("--match-only", action="store_true", help="stop after the match-settings measurement")
     args = ap.parse_args(argv)
     if args.repeat < 1:
         ap.error("--repeat must be >= 1")
@@ -161,6 +187,13 @@ def main(argv: list[str]) -> int:
         dt, nodes = _nodes_per_second(positions, theta, kind, budget, args.repeat)
         print(f"nodes/s {name:13s}: {nodes} nodes on {n_pos} middle-game positions "
               f"({budget} per position) in {dt:.2f} s = {nodes / dt / 1e6:.3f} M nodes/s")
+
+    (dt, nodes), (gt, plies) = _match_speed(positions, 2 if args.quick else 10, args.repeat)
+    print(f"match settings (5,000 nodes, qdepth 4 / reference 8, noise var 0.001): {nodes} nodes in {dt:.2f} s = "
+          f"{nodes / dt / 1e6:.3f} M nodes/s; learner v reference games: {plies} plies in {gt:.2f} s = "
+          f"{(2 if args.quick else 10) / gt:.2f} games/s")
+    if args.match_only:
+        return 0
 
     depth = 3 if args.quick else 5
     print(f"move ordering: nodes and CPU time to finish depth {depth} (full evaluation, qdepth 8):")

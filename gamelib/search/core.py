@@ -389,7 +389,7 @@ def qsearch(s, theta, mv, ordk, pv, ctl, noise_std, alpha, beta, ply, qleft):
             return best
         if best > alpha:
             alpha = best
-        n = mc.gen_moves(s, mv, base, True)
+        n = mc.gen_captures(s, mv, base)
     for i in range(base, base + n):
         ordk[i] = _capture_key(s, np.int64(mv[i]))
     for i in range(base, base + n):
