@@ -38,7 +38,7 @@ import numpy as np
 from gamelib.evaluation import shogi as ev
 from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
-from gamelib.runtime.profiles import check_integer, check_missing, check_number
+from gamelib.runtime.checks import check_integer, check_missing, check_number
 from gamelib.runtime.seeds import derive_rng, derive_seed
 from gamelib.learn import elmo_train as L
 from gamelib.learn import teacher as T

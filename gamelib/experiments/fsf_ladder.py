@@ -43,7 +43,7 @@ from gamelib.runtime.executor import available_cores
 from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
 from gamelib.runtime.atomic import read_json
-from gamelib.runtime.profiles import check_integer, check_missing, check_number
+from gamelib.runtime.checks import check_integer, check_missing, check_number
 from gamelib.play import engine_match as M
 from gamelib.play.match_stats import elo_interval
 from gamelib.play.stats import bradley_terry

@@ -74,7 +74,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros as _clz
 from numba.cpython.unsafe.numbers import trailing_zeros as _ctz
 
-from ..checks import check_int
+from ..runtime.checks import check_int
 from . import rules as R
 
 __all__ = [

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..checks import check_int
+from ..runtime.checks import check_int
 from . import core
 from . import rules as R
 from .notation import format_sfen, format_usi, parse_sfen, parse_square, parse_usi, usi_to_move

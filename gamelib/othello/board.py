@@ -17,7 +17,7 @@ import re
 
 import numpy as np
 
-from ..checks import check_int
+from ..runtime.checks import check_int
 from . import core
 from .endgame import TT_BITS, solve_bitboards
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..checks import check_int
+from ..runtime.checks import check_int
 from . import core
 from .board import MAX_GAME_PLIES
 from .mlp import MLP, mlp_value

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-__all__ = ["COMMON_PARAMETERS", "validate_profiles", "Sized", "check_integer", "check_number",
-           "check_missing"]
+__all__ = ["COMMON_PARAMETERS", "validate_profiles", "Sized"]
 
 #: Options every chapter and experiment has besides its sizes.
 COMMON_PARAMETERS = ("profile", "seed", "output_dir")
@@ -46,41 +45,3 @@ class Sized:
         raise AttributeError(f"{type(self)._what} {key!r} is not defined; known: "
                              f"{', '.join(sorted((*COMMON_PARAMETERS, *sizes)))}")
 
-
-def check_missing(sizes: Mapping[str, Any], required, what: str) -> dict:
-    """A copy of ``sizes``; ``ValueError`` naming the sizes of ``required`` it lacks."""
-    missing = sorted(set(required) - set(sizes))
-    if missing:
-        raise ValueError(f"missing size(s) {missing} for {what}")
-    return dict(sizes)
-
-
-def check_integer(name: str, value, low: int = 1) -> int:
-    """``value`` if it is an integer (not a bool) >= ``low``; else ``ValueError`` naming it."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        wanted = {0: "a non-negative integer", 1: "a positive integer"}.get(
-            low, f"an integer >= {low}")
-        raise ValueError(f"{name} must be {wanted}, got {value!r}")
-    return value
-
-
-def check_number(name: str, value, low: float | None = None, high: float | None = None, *,
-                 low_open: bool = False, high_open: bool = False) -> float:
-    """``value`` if it is a real number (not a bool) in the given range; else ``ValueError``
-    naming it and the range (``low_open``/``high_open``: the bound itself is excluded)."""
-    ok = not isinstance(value, bool) and isinstance(value, (int, float)) and value == value
-    if ok and low is not None:
-        ok = value > low if low_open else value >= low
-    if ok and high is not None:
-        ok = value < high if high_open else value <= high
-    if not ok:
-        if low == 0 and low_open and high is None:
-            wanted = "a positive number"
-        else:
-            lo = "(" if low_open else "["
-            hi = ")" if high_open else "]"
-            lo_text = "-inf" if low is None else f"{low:g}"
-            hi_text = "inf" if high is None else f"{high:g}"
-            wanted = f"a number in {lo}{lo_text}, {hi_text}{hi}"
-        raise ValueError(f"{name} must be {wanted}, got {value!r}")
-    return float(value)

@@ -80,7 +80,7 @@ def test_a_damaged_clock_file_is_named(tmp_path):
 
 
 def test_size_checks_name_the_size_and_the_range():
-    from gamelib.runtime.profiles import check_integer, check_number
+    from gamelib.runtime.checks import check_integer, check_number
 
     for call, message in ((lambda: check_number("l1_weight", -1, 0), r"l1_weight must be a "
                            r"number in \[0, inf\], got -1"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 
-from gamelib.runtime.profiles import check_integer, check_missing, check_number
+from gamelib.runtime.checks import check_integer, check_missing, check_number
 from gamelib.learn import bonanza_shogi as bs
 
 

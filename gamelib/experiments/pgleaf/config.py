@@ -9,7 +9,7 @@ from typing import Any, Mapping
 
 from gamelib.evaluation import shogi as ev
 from gamelib.learn.selfplay import ALGORITHMS, REWARDS, LearnerSettings
-from gamelib.runtime.profiles import check_integer, check_missing
+from gamelib.runtime.checks import check_integer, check_missing
 
 #: Display names and the paper's abbreviations.
 ALGORITHM_LABELS = {"pgleaf": "PGLeaf", "reinforce": "REINFORCE", "tdleaf": "TDLeaf(λ)",
