@@ -164,7 +164,7 @@ def test_row_bad_input():
 
 
 def test_game_strip_shows_the_positions_after_the_plies():
-    from gamelib.minishogi.svg import game_strip
+    from gamelib.minishogi.position import game_strip
 
     moves = ["2e4c", "4a2c", "4e3d", "2a3b", "3d2c", "3b4c", "2c1b"]     # the mirror trap's mate
     root = parse(game_strip(moves, [0, 2, 7]).svg)

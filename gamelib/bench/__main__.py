@@ -13,6 +13,7 @@ BENCHMARKS = {
     "minishogi": "gamelib.minishogi.bench",
     "othello": "gamelib.othello.bench",
     "search": "gamelib.search.bench",
+    "matches": "gamelib.play.bench",
     "evaluation": "gamelib.evaluation.bench",
     "othello_value": "gamelib.othello.players",
     "bonanza": "gamelib.learn.bonanza_bench",

@@ -19,8 +19,10 @@ from ..runtime.checks import check_int
 from . import core
 from . import rules as R
 from .notation import format_sfen, format_usi, parse_sfen, parse_square, parse_usi, usi_to_move
+from ..diagrams import Diagram, row
+from .svg import position_svg
 
-__all__ = ["Position", "Board", "legal_moves", "perft", "outcome", "RESULT_NAMES"]
+__all__ = ["Position", "Board", "legal_moves", "perft", "outcome", "RESULT_NAMES", "game_strip"]
 
 #: ``core.RESULT_*`` code -> the name :func:`outcome` returns.
 RESULT_NAMES = {
@@ -216,8 +218,6 @@ class Position:
 
     def _repr_svg_(self) -> str:
         """A board diagram for Jupyter; options: :func:`gamelib.minishogi.svg.position_svg`."""
-        from .svg import position_svg
-
         return position_svg(self).svg
 
     def __str__(self) -> str:
@@ -298,3 +298,28 @@ def outcome(sfen: str, usi_moves: Iterable[str], max_plies: int | None = R.DEFAU
         except ValueError as err:
             raise ValueError(f"{err} (usi_moves[{i}])") from None
     return pos.outcome()
+
+
+def game_strip(moves, plies, sfen: str = R.START_SFEN, *, letters: bool = False,
+               size: float = 32, captions=None) -> Diagram:
+    """The positions of a game after the given numbers of plies, side by side (each with its
+    last move shaded), captioned ``"ply k: <move>"`` unless ``captions`` are given.
+
+    ``moves`` are USI strings or :mod:`~gamelib.minishogi.core` integer moves from ``sfen``;
+    ``plies`` are non-decreasing numbers between 0 and ``len(moves)``.
+    """
+    moves, plies = list(moves), [int(p) for p in plies]
+    if not plies:
+        raise ValueError("game_strip: no plies to show")
+    if any(b < a for a, b in zip(plies, plies[1:])) or plies[0] < 0 or plies[-1] > len(moves):
+        raise ValueError(f"game_strip: plies must be non-decreasing numbers in 0..{len(moves)} "
+                         f"(the game's length), got {plies}")
+    pos = Position(sfen, max_plies=None)
+    diagrams, names = [], []
+    for p in plies:
+        while pos.ply < p:
+            m = moves[pos.ply]
+            pos.push_usi(m) if isinstance(m, str) else pos.push(int(m))
+        diagrams.append(position_svg(pos, letters=letters, size=size))
+        names.append(f"ply {p}: {pos.move_stack[-1]}" if p else "start")
+    return row(diagrams, captions=names if captions is None else captions)

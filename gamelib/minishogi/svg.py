@@ -20,7 +20,7 @@ from . import core
 from . import rules as R
 from .notation import SQUARE_NAMES, parse_square
 
-__all__ = ["position_svg", "game_strip", "KANJI"]
+__all__ = ["position_svg", "KANJI"]
 
 #: Kanji of each piece type (the king is 玉 for both sides).
 KANJI = {R.PAWN: "歩", R.SILVER: "銀", R.GOLD: "金", R.BISHOP: "角", R.ROOK: "飛", R.KING: "玉",
@@ -165,31 +165,3 @@ def position_svg(pos, *, letters: bool = False, last_move: bool | str = True,
                          head=0.32 * s))
     svg = svg_document(width, height, "".join(out), title=pos.sfen() if title is None else title)
     return Diagram(svg, width, height)
-
-
-def game_strip(moves, plies, sfen: str = R.START_SFEN, *, letters: bool = False,
-               size: float = 32, captions=None) -> Diagram:
-    """The positions of a game after the given numbers of plies, side by side (each with its
-    last move shaded), captioned ``"ply k: <move>"`` unless ``captions`` are given.
-
-    ``moves`` are USI strings or :mod:`~gamelib.minishogi.core` integer moves from ``sfen``;
-    ``plies`` are non-decreasing numbers between 0 and ``len(moves)``.
-    """
-    from ..diagrams import row
-    from .position import Position
-
-    moves, plies = list(moves), [int(p) for p in plies]
-    if not plies:
-        raise ValueError("game_strip: no plies to show")
-    if any(b < a for a, b in zip(plies, plies[1:])) or plies[0] < 0 or plies[-1] > len(moves):
-        raise ValueError(f"game_strip: plies must be non-decreasing numbers in 0..{len(moves)} "
-                         f"(the game's length), got {plies}")
-    pos = Position(sfen, max_plies=None)
-    diagrams, names = [], []
-    for p in plies:
-        while pos.ply < p:
-            m = moves[pos.ply]
-            pos.push_usi(m) if isinstance(m, str) else pos.push(int(m))
-        diagrams.append(position_svg(pos, letters=letters, size=size))
-        names.append(f"ply {p}: {pos.move_stack[-1]}" if p else "start")
-    return row(diagrams, captions=names if captions is None else captions)

@@ -20,6 +20,8 @@ import numpy as np
 from ..runtime.checks import check_int
 from . import core
 from .endgame import TT_BITS, solve_bitboards
+from .squares import SQUARE_NAMES, parse_square, square_name
+from .svg import board_svg
 
 __all__ = [
     "START_BOARD",
@@ -37,8 +39,6 @@ __all__ = [
     "SolveResult",
 ]
 
-SQUARE_NAMES = [f"{'abcdefgh'[i % 8]}{i // 8 + 1}" for i in range(64)]
-_SQUARE_INDEX = {name: i for i, name in enumerate(SQUARE_NAMES)}
 _BLACK_CHARS = frozenset("Xx*")
 _WHITE_CHARS = frozenset("Oo")
 _EMPTY_CHARS = frozenset("-._")
@@ -48,24 +48,6 @@ _SIDES = {"x": "X", "b": "X", "black": "X", "o": "O", "w": "O", "white": "O"}
 START_BOARD = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27
 #: Deepest perft or search: no game lasts more than 120 plies (60 moves, at most one pass before each).
 MAX_GAME_PLIES = 120
-
-
-def square_name(sq: int) -> str:
-    """Name of square index ``sq`` (0 = ``"a1"``, 63 = ``"h8"``)."""
-    return SQUARE_NAMES[check_int("square index", sq, 0, 63)]
-
-
-def parse_square(move) -> int:
-    """Square index of a move given as a name (``"d3"``, any case) or an index 0..63."""
-    if isinstance(move, (int, np.integer)) and not isinstance(move, bool):
-        if 0 <= int(move) < 64:
-            return int(move)
-        raise ValueError(f"bad square index {move!r}: must be 0..63")
-    if isinstance(move, str):
-        sq = _SQUARE_INDEX.get(move.strip().lower())
-        if sq is not None:
-            return sq
-    raise ValueError(f"bad square {move!r}: expected a name 'a1'..'h8' or an index 0..63")
 
 
 def parse_board(board: str) -> tuple[int, int]:
@@ -119,7 +101,7 @@ def moves_to_list(moves: str) -> list[str]:
         raise ValueError(f"bad move string {moves!r}: odd number of characters")
     out = [text[i : i + 2] for i in range(0, len(text), 2)]
     for m in out:
-        if m not in _SQUARE_INDEX and m not in _PASS_NAMES:
+        if m not in SQUARE_NAMES and m not in _PASS_NAMES:
             raise ValueError(f"bad move string {moves!r}: {m!r} is not a square")
     return out
 
@@ -336,8 +318,6 @@ class Board:
 
     def _repr_svg_(self) -> str:
         """A board diagram for Jupyter; options: :func:`gamelib.othello.svg.board_svg`."""
-        from .svg import board_svg
-
         return board_svg(self).svg
 
     def __eq__(self, other) -> bool:

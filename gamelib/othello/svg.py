@@ -9,7 +9,7 @@ tests: ``disc black``/``disc white`` and ``legal`` (with ``data-square``), ``las
 from __future__ import annotations
 
 from ..diagrams import Diagram, _fmt, attrs, svg_document
-from .board import SQUARE_NAMES, parse_square
+from .squares import SQUARE_NAMES, parse_square
 
 __all__ = ["board_svg"]
 

@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from gamelib.evaluation import shogi as ev
+from gamelib.evaluation.reference import REFERENCE_QDEPTH, reference_theta
 from gamelib.minishogi import Position
 from gamelib.minishogi import core as mc
 from gamelib.minishogi.rules import DEFAULT_MAX_PLIES
@@ -141,27 +142,28 @@ def _ordering_effect(positions, theta, depth, repeat):
     return rows
 
 
-def _match_speed(positions, n_games, repeat):
-    """Nodes/s of :func:`search` and games/s of games at the PGLeaf experiment's match settings
-    (full evaluation, noise of variance 0.001, iterative deepening to depth 32 under 5,000 nodes;
-    learner qdepth 4 against the reference opponent, qdepth 8)."""
-    from gamelib.play.shogi import PAPER_NOISE_STD, SearchPlayer, play_game, reference_player
+def _match_players():
+    """The PGLeaf experiment's match settings ``(theta, kind, max_depth, node_budget, qdepth,
+    noise_std)`` of a learner (Table-1 start) and of the reference opponent (noise var 0.001)."""
+    noise = 0.001 ** 0.5
+    return ((ev.initial_theta(0), ev.EVAL_LINEAR, 32, 5000, 4, noise),
+            (reference_theta(), ev.EVAL_LINEAR, 64, 5000, REFERENCE_QDEPTH, noise))
 
-    learner = SearchPlayer(ev.initial_theta(0), ev.EVAL_LINEAR, node_budget=5000, max_depth=32, qdepth=4,
-                           noise_std=PAPER_NOISE_STD)
-    reference = reference_player(node_budget=5000, noise_std=PAPER_NOISE_STD)
+
+def _match_speed(positions, repeat):
+    """Nodes/s of :func:`search` at the PGLeaf experiment's match settings (full evaluation,
+    noise of variance 0.001, iterative deepening under 5,000 nodes; learner qdepth 4, the
+    reference opponent qdepth 8). Games/s of such games: ``python -m gamelib.bench matches``."""
+    players = _match_players()
 
     def searches():
-        return sum(search(s, p.theta, p.kind, p.max_depth, p.node_budget, p.qdepth, p.noise_std, i,
+        return sum(search(s, theta, kind, depth, budget, qdepth, noise, i,
                           max_plies=DEFAULT_MAX_PLIES).nodes
-                   for i, s in enumerate(positions) for p in (learner, reference))
-
-    def games():
-        return sum(play_game(*((learner, reference) if g % 2 == 0 else (reference, learner)), g).plies
-                   for g in range(n_games))
+                   for i, s in enumerate(positions)
+                   for theta, kind, depth, budget, qdepth, noise in players)
 
     searches()  # compile
-    return _best_of(repeat, searches), _best_of(repeat, games)
+    return _best_of(repeat, searches)
 
 
 def main(argv: list[str]) -> int:
@@ -188,10 +190,9 @@ def main(argv: list[str]) -> int:
         print(f"nodes/s {name:13s}: {nodes} nodes on {n_pos} middle-game positions "
               f"({budget} per position) in {dt:.2f} s = {nodes / dt / 1e6:.3f} M nodes/s")
 
-    (dt, nodes), (gt, plies) = _match_speed(positions, 2 if args.quick else 10, args.repeat)
-    print(f"match settings (5,000 nodes, qdepth 4 / reference 8, noise var 0.001): {nodes} nodes in {dt:.2f} s = "
-          f"{nodes / dt / 1e6:.3f} M nodes/s; learner v reference games: {plies} plies in {gt:.2f} s = "
-          f"{(2 if args.quick else 10) / gt:.2f} games/s")
+    dt, nodes = _match_speed(positions, args.repeat)
+    print(f"match settings (5,000 nodes, qdepth 4 / reference 8, noise var 0.001): {nodes} nodes "
+          f"in {dt:.2f} s = {nodes / dt / 1e6:.3f} M nodes/s")
     if args.match_only:
         return 0
 
