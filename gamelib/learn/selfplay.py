@@ -67,7 +67,7 @@ from gamelib.minishogi.notation import parse_sfen, usi_to_move
 from gamelib.search import (leaf_features_into, new_leaves_buffers, new_workspace,
                             root_leaves_into, root_scores_into)
 
-__all__ = ["REWARDS", "ALGORITHMS", "ENCLOSURE_BONUS", "LearnerSettings", "GameRecord",
+__all__ = ["REWARDS", "ALGORITHMS", "ENCLOSURE_BONUS", "LearnerSettings", "SelfPlayGame",
            "enclosure_bonus", "enclosure_bonus_usi", "game_rewards", "mirror_replies", "play_pg_games",
            "pg_update", "play_td_games", "start_state"]
 
@@ -243,7 +243,7 @@ def mirror_replies(moves, max_plies: int = R.DEFAULT_MAX_PLIES) -> int:
     Parameters
     ----------
     moves : array of int
-        The game's moves (:attr:`GameRecord.moves`).
+        The game's moves (:attr:`SelfPlayGame.moves`).
     max_plies : int
         The game's ply cap (sizes the history of the replay).
     """
@@ -373,7 +373,7 @@ class LearnerSettings:
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class SelfPlayGame:
     """One self-play game.
 
     Attributes
@@ -524,7 +524,7 @@ def _buffers(settings: LearnerSettings):
             np.zeros(core.MAX_MOVES), np.zeros(core.MAX_MOVES, dtype=np.int32))
 
 
-def play_pg_games(theta, settings: LearnerSettings, seeds) -> list[GameRecord]:
+def play_pg_games(theta, settings: LearnerSettings, seeds) -> list[SelfPlayGame]:
     """Self-play games with θ fixed, each side's g(m) (eq. 3) recorded (PGLeaf, REINFORCE).
 
     Parameters
@@ -550,7 +550,7 @@ def play_pg_games(theta, settings: LearnerSettings, seeds) -> list[GameRecord]:
                        settings.bonus, True, g, vals, vptr, vidx, vval, ws, out, probs, buf,
                        info, rew, mlog)
         nz = [np.flatnonzero(g[side]).astype(np.int32) for side in range(2)]
-        records.append(GameRecord(int(info[0]), int(info[1]), rew.copy(), info[2:4].copy(),
+        records.append(SelfPlayGame(int(info[0]), int(info[1]), rew.copy(), info[2:4].copy(),
                                   mlog[:info[1]].copy(), tuple(nz),
                                   tuple(g[side, nz[side]] for side in range(2))))
     return records
@@ -584,14 +584,14 @@ def pg_update(theta, records, settings: LearnerSettings) -> np.ndarray:
     return new
 
 
-def play_td_games(theta, settings: LearnerSettings, seeds) -> tuple[np.ndarray, list[GameRecord]]:
+def play_td_games(theta, settings: LearnerSettings, seeds) -> tuple[np.ndarray, list[SelfPlayGame]]:
     """TD(λ) / TDLeaf(λ): play the games in turn, updating θ after each one.
 
     Returns
     -------
     theta : numpy.ndarray
         θ after the last game (a new array).
-    records : list of GameRecord
+    records : list of SelfPlayGame
         The games (without g).
     """
     theta = _check_theta(theta, settings).copy()
@@ -609,6 +609,6 @@ def play_td_games(theta, settings: LearnerSettings, seeds) -> tuple[np.ndarray, 
     records = []
     for i in range(seeds.size):
         plies = int(stats[i, 1])
-        records.append(GameRecord(int(stats[i, 0]), plies, stats[i, 4:6].copy(),
+        records.append(SelfPlayGame(int(stats[i, 0]), plies, stats[i, 4:6].copy(),
                                   stats[i, 2:4].astype(np.int64), mlogs[i, :plies].copy()))
     return theta, records

@@ -34,7 +34,7 @@ __all__ = [
     "positional_player",
     "mlp_player",
     "table_player",
-    "GameRecord",
+    "OthelloGame",
     "MatchResult",
     "random_opening",
     "play_game",
@@ -110,7 +110,7 @@ def table_player(table: ValueTable, depth: int = 2, fallback: MLP | None = None)
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class OthelloGame:
     """One finished game: the moves (squares, passes left out), the final disc counts, and
     the search nodes and seconds spent by Black and by White."""
 
@@ -149,7 +149,7 @@ def random_opening(n_plies: int, rng) -> tuple:
     return tuple(moves)
 
 
-def play_game(black_player, white_player, opening=(), rng=None) -> GameRecord:
+def play_game(black_player, white_player, opening=(), rng=None) -> OthelloGame:
     """Play one game from the start position after the moves ``opening`` (passes implied).
 
     Parameters
@@ -195,7 +195,7 @@ def play_game(black_player, white_player, opening=(), rng=None) -> GameRecord:
         black_to_move = not black_to_move
     if k < len(opening):
         raise ValueError(f"opening {opening} ends the game after {k} moves")
-    return GameRecord(tuple(moves), int(core.popcount(black)), int(core.popcount(white)),
+    return OthelloGame(tuple(moves), int(core.popcount(black)), int(core.popcount(white)),
                       tuple(nodes), tuple(seconds))
 
 
