@@ -45,3 +45,14 @@ def test_the_table_measures_the_committed_configuration():
     assert len(committed) == 24 and (committed.games == 10_000).all()
     assert committed.sente_share.between(0, 1).all() and committed.mirror_rate.between(0, 1).all()
     assert (committed.low <= committed.win_rate_vs_reference).all()
+
+
+def test_the_committed_ablation_table_is_what_the_committed_runs_give():
+    import pandas as pd
+
+    from gamelib.runtime.paths import results_dir
+
+    path = results_dir("paper", "pgleaf") / "ablations.csv"
+    if not path.is_file():
+        pytest.skip("no committed ablation table")
+    pd.testing.assert_frame_equal(pd.read_csv(path), ablation_table(), rtol=1e-9)
