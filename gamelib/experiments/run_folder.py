@@ -163,11 +163,10 @@ class RunFolder:
         self.out.mkdir(parents=True, exist_ok=True)
         self.experiment, self.profile, self.seed, self.sizes = experiment, profile, seed, sizes
         self.executor = Executor(workers, scheduler).description
-        self.clock = StageClock(self.out)
-        provenance = self.out / "provenance.json"
-        if not (self.out / CLOCK_FILE).exists() and provenance.is_file():
-            # a run begun before the clock file existed: start from what its provenance says
-            self.clock._before = stage_totals(read_json(provenance))
+        provenance = self.out / PROVENANCE
+        begun_without_clock = provenance.is_file() and not (self.out / CLOCK_FILE).exists()
+        earlier = stage_totals(read_json(provenance)) if begun_without_clock else None
+        self.clock = StageClock(self.out, earlier=earlier)
 
     def stage(self, name: str):
         """``with folder.stage("training"): ...`` times the body as stage ``name``."""

@@ -14,6 +14,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Mapping
 
 from gamelib.runtime.atomic import atomic_write_json, read_json
 
@@ -27,12 +28,15 @@ class StageClock:
 
     Use ``with clock.stage("training"): ...``; :attr:`this` holds this invocation's seconds
     per stage and :attr:`totals` those of every invocation of the folder so far.
+    ``earlier``: the totals to start from when the folder has no clock file yet (a run begun
+    before clocks existed, whose provenance records its earlier invocations).
     """
 
-    def __init__(self, folder, flush_every: float = 15.0):
+    def __init__(self, folder, flush_every: float = 15.0,
+                 earlier: Mapping[str, float] | None = None):
         self.path = Path(folder) / CLOCK_FILE
         self.flush_every = float(flush_every)
-        saved = read_json(self.path) if self.path.is_file() else {}
+        saved = read_json(self.path) if self.path.is_file() else dict(earlier or {})
         if not isinstance(saved, dict) or not all(isinstance(v, (int, float))
                                                   for v in saved.values()):
             raise ValueError(f"{self.path} is damaged: expected {{stage: seconds}}, got {saved!r}")
