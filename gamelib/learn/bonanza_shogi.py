@@ -496,10 +496,11 @@ class BonanzaSettings:
     update : {"gradient", "sign"}
     constraint : {"material", "hand", "none"}
         Keep the sum of the material weights (board and hand, both halves of the layout)
-        fixed, or of the hand weights only (Bonanza's), or nothing.
+        fixed, or of the hand weights only (the seeds' "sum of the hand pieces' values",
+        eq. (8)), or nothing.
     l1_weight : float
         w₁ of eq. (11), per training position (the objective is J/N + w₁ Σ_R |v_i|), on every
-        weight outside the constraint.
+        weight but the material weights (R: the positional weights, whichever constraint).
     l1_step : {"subgradient", "proximal"}
     window : float or None
         Clip x to ±window in T (None: the plain sigmoid of the seeds).
@@ -512,7 +513,7 @@ class BonanzaSettings:
     refresh_every: int = 1
     learning_rate: float = 1e-3
     update: str = "gradient"
-    constraint: str = "material"
+    constraint: str = "hand"
     l1_weight: float = 0.0
     l1_step: str = "subgradient"
     window: float | None = None
@@ -607,9 +608,8 @@ def learn_steps(theta, positions: RecordPositions, train_ids, settings: BonanzaS
     train_ids = np.asarray(train_ids, dtype=np.int64)
     n = train_ids.size
     v = E.check_theta(theta).copy()
-    mask = np.ones(v.size, dtype=bool)
-    if constraint is not None:
-        mask[constraint.indices] = False
+    mask = np.ones(v.size, dtype=bool)    # R of eq. (11): every weight but the piece values
+    mask[material_indices("material")] = False
     searched, j_sum = 0, 0.0
     cache = None
     kw = dict(learning_rate=settings.learning_rate, update=settings.update,

@@ -133,9 +133,10 @@ def test_cached_refresh_equals_fresh_search_on_the_first_step(positions, theta):
         bs.learn_steps(theta, positions, train, cached, 1, 1, 0)
 
 
-def test_learning_lowers_j_and_keeps_the_constraint(positions, theta):
+@pytest.mark.parametrize("constraint", ["hand", "material"])
+def test_learning_lowers_j_and_keeps_the_constraint(positions, theta, constraint):
     train = np.arange(len(positions))
-    st = bs.BonanzaSettings(batch_size=16, learning_rate=1e-4)
+    st = bs.BonanzaSettings(batch_size=16, learning_rate=1e-4, constraint=constraint)
     con = bs.constraint_of(st, theta)
     before = bs.evaluate(theta, positions, train)
     v = theta
@@ -144,9 +145,12 @@ def test_learning_lowers_j_and_keeps_the_constraint(positions, theta):
         v, _ = bs.learn_steps(v, positions, train, st, e * spe, spe, 0, constraint=con)
     after = bs.evaluate(v, positions, train)
     assert after["J_per_position"] < 0.9 * before["J_per_position"]
+    kept = bs.material_indices(constraint)
+    assert math.isclose(v[kept].sum(), theta[kept].sum(), rel_tol=1e-12)
     mat = bs.material_indices()
-    assert math.isclose(v[mat].sum(), theta[mat].sum(), rel_tol=1e-12)
     assert not np.allclose(v[mat], theta[mat])
+    if constraint == "hand":     # the board piece values are free: the material sum moves
+        assert not math.isclose(v[mat].sum(), theta[mat].sum(), rel_tol=1e-6)
 
 
 def test_l1_zeroes_small_weights_and_hand_constraint(positions, theta):
@@ -156,8 +160,11 @@ def test_l1_zeroes_small_weights_and_hand_constraint(positions, theta):
     con = bs.constraint_of(st, theta)
     assert np.array_equal(con.indices, bs.material_indices("hand"))
     v, _ = bs.learn_steps(theta, positions, train, st, 0, 2, 0, constraint=con)
-    rest = np.setdiff1d(np.arange(v.size), con.indices)
+    mat = bs.material_indices()
+    rest = np.setdiff1d(np.arange(v.size), mat)     # R of eq. (11): the positional weights
     assert np.count_nonzero(v[rest]) < 0.5 * np.count_nonzero(theta[rest])
+    assert np.count_nonzero(v[mat]) == mat.size      # board piece values: outside R, not zeroed
+    assert np.all(np.abs(v[mat] - theta[mat]) < 0.05)
     assert math.isclose(v[con.indices].sum(), theta[con.indices].sum(), rel_tol=1e-12)
     assert bs.constraint_of(bs.BonanzaSettings(constraint="none"), theta) is None
 

@@ -41,7 +41,8 @@ def test_report_files_and_contents(tiny_run):
     assert list(batch.steps) == [0, 2, 4]                         # k = 2 steps per search
     assert list(batch.positions_searched) == [0, summary["train_positions"],
                                               2 * summary["train_positions"]]
-    assert np.allclose(hist.piece_sum, hist.piece_sum.iloc[0])    # the constraint
+    assert np.allclose(hist.hand_sum, hist.hand_sum.iloc[0])      # the constraint (hand)
+    assert not np.allclose(hist.piece_sum, hist.piece_sum.iloc[0])  # board values are free
     assert hist.nonzero_weights.iloc[-1] < hist.nonzero_weights.iloc[0]   # L1
     matches = pd.read_csv(out / "matches.csv")
     assert len(matches) == 5 and (matches.games == 2).all()
@@ -71,6 +72,9 @@ def test_other_seed_in_the_same_folder_is_refused(tiny_run):
     ({"test_fraction": 1.5}, "test_fraction"),
     ({"n_games": 0}, "n_games"),
     ({"l1_weight": -1}, "l1_weight"),
+    ({"constraint": "none"}, "constraint must be 'hand' or 'material'"),
+    ({"constraint": "material", "variants": ["minibatch", "minibatch_material"]},
+     "would repeat it"),
 ])
 def test_bad_sizes(change, message, tmp_path):
     with pytest.raises(ValueError, match=message):
@@ -87,3 +91,38 @@ def test_cli(tmp_path, capsys):
     assert (out / "history.csv").is_file()
     assert cli_main(["bonanza_shogi", "--out", str(tmp_path / "x"), "-p", "n_gamez", "3"]) == 2
     assert "unknown parameter(s) 'n_gamez'" in capsys.readouterr().err
+
+
+def test_records_of_an_earlier_run_are_reused(tiny_run, tmp_path):
+    out, report = tiny_run
+    text = (out / "records.txt").read_text()
+    assert B.finished_records(out / "records.txt", TINY, 1) == text
+    assert B.finished_records(out / "records.txt", TINY, 2) is None             # other seed
+    assert B.finished_records(out / "records.txt", {**TINY, "teacher_nodes": 301}, 1) is None
+    short = tmp_path / "short.txt"
+    short.write_text(text.rsplit("\n", 2)[0] + "\n")                          # a game missing
+    assert B.finished_records(short, TINY, 1) is None
+    new = tmp_path / "retrain"                  # a retraining of the run: no teacher game replayed
+    new.mkdir()
+    (new / "records.txt").write_text(text)
+    again = B.run_experiment(new, {**TINY, "match_games": 0}, seed=1, workers=1, write=False)
+    assert not (new / "records").exists()
+    assert again.records_text == report.records_text
+    pd.testing.assert_frame_equal(again.history, report.history)
+
+
+def test_provenance_names_the_constraints_and_old_runs_read_as_material(tiny_run, tmp_path):
+    import shutil
+
+    out, _ = tiny_run
+    prov = json.loads((out / "provenance.json").read_text())
+    assert prov["sizes"]["constraint"] == "hand"
+    assert prov["constraints"] == {"batch": "hand", "minibatch_l1": "hand"}
+    old = tmp_path / "old"
+    shutil.copytree(out, old)
+    del prov["sizes"]["constraint"]
+    (old / "provenance.json").write_text(json.dumps(prov))
+    _, sizes = B.load_report(old)
+    assert sizes["constraint"] == "material"
+    with pytest.raises(ValueError, match="constraint 'material' \\(wanted 'hand'\\)"):
+        B.load_report(old, expect=TINY)

@@ -16,28 +16,36 @@ PROFILES = {
     "quick": {"n_games": 40, "teacher_nodes": 5000, "opening_plies": 4, "test_fraction": 0.25,
               "n_epochs": 5, "batch_size": 64, "batch_refresh_every": 4,
               "batch_learning_rate": 2.5e-4, "minibatch_learning_rate": 1e-4, "l1_weight": 0.05,
-              "qdepth": 4, "n_train_eval": 200, "variants": ["batch", "minibatch",
-                                                             "minibatch_no_constraint",
-                                                             "minibatch_l1"],
+              "qdepth": 4, "n_train_eval": 200, "constraint": "hand",
+              "variants": ["batch", "minibatch", "minibatch_material", "minibatch_no_constraint",
+                           "minibatch_l1"],
               "match_games": 16, "match_nodes": 1500, "match_opening_plies": 2},
     "paper": {"n_games": 3000, "teacher_nodes": 50_000, "opening_plies": 4,
               "test_fraction": 0.1, "n_epochs": 20, "batch_size": 256,
               "batch_refresh_every": 4, "batch_learning_rate": 2.5e-4,
               "minibatch_learning_rate": 1e-4, "l1_weight": 0.05, "qdepth": 4,
-              "n_train_eval": 3000, "variants": ["batch", "minibatch", "minibatch_no_constraint",
-                                                 "minibatch_l1"],
+              "n_train_eval": 3000, "constraint": "hand",
+              "variants": ["batch", "minibatch", "minibatch_material", "minibatch_no_constraint",
+                           "minibatch_l1"],
               "match_games": 400, "match_nodes": 20_000, "match_opening_plies": 2},
 }
 
 #: The learners compared: name -> (description, how it differs from the mini-batch learner).
+#: "the constraint" is the profile's ``constraint`` size: ``"hand"`` (the seeds': the sum of the
+#: hand pieces' values stays constant) or ``"material"`` (the sum of every material weight, board
+#: and hand; the first paper run's).
 VARIANTS = {
     "batch": "batch (all positions per step, PVs recomputed every batch_refresh_every steps), "
-             "material-sum constraint",
-    "minibatch": "mini-batch of batch_size positions, PVs recomputed every step, material-sum "
-                 "constraint",
+             "the constraint",
+    "minibatch": "mini-batch of batch_size positions, PVs recomputed every step, the constraint",
+    "minibatch_material": "mini-batch, material-sum constraint (board and hand) instead of the "
+                          "profile's hand-sum constraint",
     "minibatch_no_constraint": "mini-batch, no constraint",
-    "minibatch_l1": "mini-batch, material-sum constraint, L1 (proximal) on the other weights",
+    "minibatch_l1": "mini-batch, the constraint, L1 (proximal) on the positional weights",
 }
+
+#: The constraint of a run whose provenance predates the ``constraint`` size.
+FORMER_CONSTRAINT = "material"
 
 
 def _check_sizes(sizes: Mapping[str, Any]) -> dict:
@@ -57,6 +65,11 @@ def _check_sizes(sizes: Mapping[str, Any]) -> dict:
             len(variants) or any(v not in VARIANTS for v in variants):
         raise ValueError(f"variants must be a non-empty list of distinct names from "
                          f"{list(VARIANTS)}, got {variants!r}")
+    if sizes["constraint"] not in ("hand", "material"):
+        raise ValueError(f"constraint must be 'hand' or 'material', got {sizes['constraint']!r}")
+    if sizes["constraint"] == "material" and "minibatch_material" in variants:
+        raise ValueError("variant 'minibatch_material' differs from 'minibatch' only by its "
+                         "constraint; with constraint 'material' it would repeat it")
     n_test = round(tf * sizes["n_games"])
     if n_test < 1 or n_test >= sizes["n_games"]:
         raise ValueError(f"test_fraction {tf} of {sizes['n_games']} games leaves no test or no "
@@ -73,16 +86,20 @@ def teacher_settings(sizes) -> bs.ExpertSettings:
 def variant_settings(variant: str, sizes) -> bs.BonanzaSettings:
     """The :class:`~gamelib.learn.bonanza_shogi.BonanzaSettings` of a variant."""
     search = bs.SearchSettings(depth=1, qdepth=sizes["qdepth"])
+    constraint = sizes["constraint"]
     if variant == "batch":
         return bs.BonanzaSettings(None, sizes["batch_refresh_every"],
-                                  float(sizes["batch_learning_rate"]), search=search)
+                                  float(sizes["batch_learning_rate"]), constraint=constraint,
+                                  search=search)
     common = dict(batch_size=sizes["batch_size"], refresh_every=1,
                   learning_rate=float(sizes["minibatch_learning_rate"]), search=search)
     if variant == "minibatch":
-        return bs.BonanzaSettings(**common)
+        return bs.BonanzaSettings(**common, constraint=constraint)
+    if variant == "minibatch_material":
+        return bs.BonanzaSettings(**common, constraint="material")
     if variant == "minibatch_no_constraint":
         return bs.BonanzaSettings(**common, constraint="none")
     if variant == "minibatch_l1":
-        return bs.BonanzaSettings(**common, l1_weight=float(sizes["l1_weight"]),
-                                  l1_step="proximal")
+        return bs.BonanzaSettings(**common, constraint=constraint,
+                                  l1_weight=float(sizes["l1_weight"]), l1_step="proximal")
     raise ValueError(f"unknown variant {variant!r}; valid: {list(VARIANTS)}")

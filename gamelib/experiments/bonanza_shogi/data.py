@@ -29,6 +29,36 @@ def _records_header(sizes, seed) -> list[str]:
             f"is the position after its random opening plies"]
 
 
+def _records_preamble(sizes, seed) -> str:
+    header = "".join(f"# {line}\n" for line in _records_header(sizes, seed))
+    return f"# {FORMAT_NAME}: SFEN | USI moves | result (sente/gote/draw/*) | reason\n" + header
+
+
+def finished_records(path, sizes, seed: int) -> str | None:
+    """The records of ``path`` (with this version's header) if it is the records file this run's
+    teacher stage writes: the same teacher settings, game count and run seed in its header, and
+    ``n_games`` games; else None.
+
+    A run folder whose ``records.txt`` passes is past its records stage, so a committed run can
+    be retrained with other learner settings without replaying its teacher games (copy its
+    ``records.txt`` into an empty folder and call ``run_experiment`` on that folder).
+    """
+    path = Path(path)
+    if not path.is_file():
+        return None
+    sizes = _check_sizes(sizes)
+    lines = path.read_text().splitlines(keepends=True)
+    preamble = _records_preamble(sizes, seed)
+    want = preamble.splitlines(keepends=True)
+    if len(lines) < len(want) or lines[:2] != want[:2] or not lines[2].startswith(
+            f"# games: {sizes['n_games']}, run seed {seed};"):
+        return None
+    body = lines[len(want):]
+    if sum(1 for line in body if line.strip() and line[0] != "#") != sizes["n_games"]:
+        return None
+    return preamble + "".join(body)
+
+
 def generate_records(folder, sizes, seed: int, *, workers=None, scheduler=None,
                      progress=False) -> str:
     """Run (or resume) the teacher games in ``folder``; returns the records file's text."""
@@ -53,10 +83,7 @@ def generate_records(folder, sizes, seed: int, *, workers=None, scheduler=None,
     result = run_batched(Path(folder), config=config, seed=seed, n_batches=n_batches,
                          init=init, step=step, workers=workers, scheduler=scheduler,
                          progress=progress, desc="teacher games")
-    body = result.state["text"].tobytes().decode()
-    header = "".join(f"# {line}\n" for line in _records_header(sizes, seed))
-    return (f"# {FORMAT_NAME}: SFEN | USI moves | result (sente/gote/draw/*) | reason\n"
-            + header + body)
+    return _records_preamble(sizes, seed) + result.state["text"].tobytes().decode()
 
 
 # ----------------------------------------------------------------------------- 2. split

@@ -16,8 +16,10 @@ from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
 from gamelib.learn import bonanza_shogi as bs
 from gamelib.learn.records import parse_records
-from gamelib.experiments.bonanza_shogi.config import (PROFILES, _check_sizes, teacher_settings)
-from gamelib.experiments.bonanza_shogi.data import (Split, generate_records, initial_theta, split)
+from gamelib.experiments.bonanza_shogi.config import (FORMER_CONSTRAINT, PROFILES, _check_sizes,
+                                                      teacher_settings, variant_settings)
+from gamelib.experiments.bonanza_shogi.data import (Split, finished_records, generate_records,
+                                                    initial_theta, split)
 from gamelib.experiments.bonanza_shogi.training import (HISTORY_COLUMNS, train_variant)
 from gamelib.experiments.bonanza_shogi.matches import play_matches
 
@@ -83,7 +85,7 @@ def _summary(history, data: Split, theta0, sizes, map_fn):
                      "agreement_train": tr["agreement"], "J_test": te["J_per_position"],
                      "agreement_test": te["agreement"]})
     cols = ["variant", "epoch", "positions_searched", "J_train", "agreement_train", "J_test",
-            "agreement_test", "piece_sum", "nonzero_weights", "l1_norm"]
+            "agreement_test", "piece_sum", "hand_sum", "nonzero_weights", "l1_norm"]
     return pd.concat([last[cols], pd.DataFrame(rows)], ignore_index=True)
 
 
@@ -137,8 +139,8 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
                        scheduler=scheduler)
     out = folder.out
     with folder.stage("records"):
-        text = generate_records(out / "records", sizes, seed, workers=workers,
-                                scheduler=scheduler, progress=progress)
+        text = finished_records(out / "records.txt", sizes, seed) or generate_records(
+            out / "records", sizes, seed, workers=workers, scheduler=scheduler, progress=progress)
     records_sha = hashlib.sha256(text.encode()).hexdigest()
     games = parse_records(text, "records.txt")
     data = split(games, sizes, seed)
@@ -165,7 +167,8 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
                     matches, thetas, folder.timings)
     if write:
         _write_report(out, report)
-        folder.finish()
+        folder.finish(constraints={v: variant_settings(v, sizes).constraint
+                                   for v in sizes["variants"]})
     return report
 
 
@@ -176,7 +179,10 @@ def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[Bonanz
     import pandas as pd
 
     files = ("history.csv", "summary.csv", "matches.csv", "records.txt", "records_summary.json")
-    frames, sizes, timings, _ = read_run(folder, "bonanza_shogi", files, _check_sizes, expect,
+    def check_stored(sizes):    # a run made before the constraint was a size: the material sum
+        return _check_sizes({"constraint": FORMER_CONSTRAINT, **sizes})
+
+    frames, sizes, timings, _ = read_run(folder, "bonanza_shogi", files, check_stored, expect,
                                          aliases=("bonanza",))
     folder = Path(folder)
     pieces = pd.read_csv(folder / "piece_values.csv", index_col=0)

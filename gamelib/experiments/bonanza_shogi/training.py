@@ -17,8 +17,8 @@ from gamelib.experiments.bonanza_shogi.data import (Split, initial_theta)
 
 # ----------------------------------------------------------------------------- 3. training
 HISTORY_COLUMNS = ("epoch", "steps", "positions_searched", "J_batch", "J_train",
-                   "agreement_train", "J_test", "agreement_test", "piece_sum", "nonzero_weights",
-                   "l1_norm")
+                   "agreement_train", "J_test", "agreement_test", "piece_sum", "hand_sum",
+                   "nonzero_weights", "l1_norm")
 
 
 def _history_row(v, epoch, steps, searched, j_batch, data: Split, settings, constraint,
@@ -31,7 +31,8 @@ def _history_row(v, epoch, steps, searched, j_batch, data: Split, settings, cons
     rest[mat] = False
     return np.array([epoch, steps, searched, j_batch, tr["J_per_position"], tr["agreement"],
                      te["J_per_position"], te["agreement"], v[mat].sum(),
-                     np.count_nonzero(v[rest]), np.abs(v[rest]).sum()])
+                     v[bs.material_indices("hand")].sum(), np.count_nonzero(v[rest]),
+                     np.abs(v[rest]).sum()])
 
 
 def _train_config(variant, sizes, records_sha) -> dict:
