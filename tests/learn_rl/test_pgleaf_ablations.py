@@ -56,3 +56,19 @@ def test_the_committed_ablation_table_is_what_the_committed_runs_give():
     if not path.is_file():
         pytest.skip("no committed ablation table")
     pd.testing.assert_frame_equal(pd.read_csv(path), ablation_table(), rtol=1e-9)
+
+
+def test_the_figure_has_a_row_per_configuration_and_learner():
+    import matplotlib.pyplot as plt
+
+    from gamelib.experiments.pgleaf.ablations import plot_ablations
+
+    table = ablation_table()
+    axes = plot_ablations(table)
+    labels = [t.get_text() for t in axes[0].get_yticklabels()]
+    assert len(labels) == len(table.groupby(["factor", "setting", "algorithm"]))
+    assert labels[:4] == ["committed: PGLeaf", "committed: REINFORCE", "committed: TDLeaf(λ)",
+                          "committed: TD(λ)"]
+    dots = sum(len(line.get_xdata()) for line in axes[1].get_lines() if line.get_marker() != "None")
+    assert dots == len(table)          # every run is one dot of sente's share
+    plt.close("all")

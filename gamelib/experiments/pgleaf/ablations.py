@@ -39,7 +39,7 @@ from gamelib.experiments.pgleaf.config import PROFILES
 from gamelib.runtime.paths import results_dir
 
 __all__ = ["ABLATION_GAMES", "FACTORS", "ablation_sizes", "ablation_folder", "ablation_argv",
-           "ablation_table"]
+           "ablation_table", "configuration_label", "plot_ablations", "write_ablation_report"]
 
 ABLATION_GAMES = 10_000
 _KNIGHTCAP = {"beta": 12.8, "alpha": 0.001 / 12.8 ** 2}
@@ -136,6 +136,64 @@ def ablation_table(seed: int = 0, games: int = ABLATION_GAMES):
     return pd.DataFrame(rows)
 
 
+def configuration_label(factor: str, setting: str) -> str:
+    """How a row of :func:`ablation_table` names its configuration."""
+    return "committed" if factor == "none" else f"{factor}={setting}"
+
+
+def plot_ablations(table, axes=None):
+    """Each run of :func:`ablation_table` as a dot: its win rate against the reference (with
+    the Wilson 95 % interval) and sente's share of its last self-play games, one row per
+    configuration and learner, the two rewards as two markers."""
+    import matplotlib.pyplot as plt
+
+    from gamelib.experiments.pgleaf.config import ALGORITHM_LABELS, ALGORITHMS
+
+    if axes is None:
+        _, axes = plt.subplots(1, 2, sharey=True)
+    config_of = table.factor.combine(table.setting, configuration_label)
+    rows, labels = [], []
+    for config in config_of.unique():
+        for k, algorithm in enumerate(ALGORITHMS):
+            runs = table[(config_of == config) & (table.algorithm == algorithm)]
+            if len(runs):
+                rows.append((config, algorithm, k, runs))
+                labels.append(f"{config}: {ALGORITHM_LABELS[algorithm]}")
+    for y, (config, algorithm, k, runs) in enumerate(rows):
+        for reward, marker, dy in (("mdp", "o", -0.15), ("non_mdp", "s", 0.15)):
+            r = runs[runs.reward == reward]
+            axes[0].errorbar(100 * r.win_rate_vs_reference, [y + dy] * len(r),
+                             xerr=[100 * (r.win_rate_vs_reference - r.low),
+                                   100 * (r.high - r.win_rate_vs_reference)],
+                             fmt=marker, ms=3, lw=0.6, color=f"C{k}", mfc="white"
+                             if reward == "non_mdp" else f"C{k}")
+            axes[1].plot(100 * r.sente_share, [y + dy] * len(r), marker, ms=3, color=f"C{k}",
+                         mfc="white" if reward == "non_mdp" else f"C{k}")
+    axes[0].set_yticks(range(len(rows)), labels, fontsize=7)
+    axes[0].invert_yaxis()
+    axes[0].axvline(50, color="grey", lw=0.6, ls="--")
+    axes[0].set_xlabel("win rate against the reference (%)")
+    axes[1].axvline(50, color="grey", lw=0.6, ls="--")
+    axes[1].set_xlabel("sente's share of the last 1,000 self-play games (%)")
+    axes[0].set_title("filled: MDP reward, open: non-MDP", fontsize=8)
+    return axes
+
+
+def write_ablation_report(seed: int = 0) -> list[Path]:
+    """``ablations.csv`` and ``ablations.png`` in ``data/results/paper/pgleaf``."""
+    import matplotlib.pyplot as plt
+
+    from gamelib.runtime.report import write_csv, write_figure
+
+    out = results_dir("paper", "pgleaf")
+    table = ablation_table(seed)
+    n_rows = len(table.groupby(["factor", "setting", "algorithm"]))
+    fig, axes = plt.subplots(1, 2, sharey=True, figsize=(10, 1.2 + 0.28 * n_rows))
+    plot_ablations(table, axes)
+    fig.tight_layout()
+    return [write_csv(out, "ablations.csv", table), write_figure(fig, out / "ablations.png")]
+
+
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
@@ -148,7 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     p_run.add_argument("--seed", type=int, default=0)
     p_run.add_argument("--workers", type=int, default=None)
     sub.add_parser("list", help="print the command of every ablation")
-    p_table = sub.add_parser("table", help="write data/results/paper/pgleaf/ablations.csv")
+    p_table = sub.add_parser("table", help="write data/results/paper/pgleaf/ablations.csv "
+                                           "and ablations.png")
     p_table.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if args.command == "list":
@@ -158,11 +217,8 @@ def main(argv: list[str] | None = None) -> int:
                                                                                   setting)))
         return 0
     if args.command == "table":
-        from gamelib.runtime.report import write_csv
-
-        path = write_csv(results_dir("paper", "pgleaf"), "ablations.csv",
-                         ablation_table(args.seed))
-        print(f"wrote {path}")
+        for path in write_ablation_report(args.seed):
+            print(f"wrote {path}")
         return 0
     from gamelib.experiments.cli import main as cli_main
 
