@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import sys
+from typing import Callable
 
 from gamelib.runtime.checkpoint import RunFolderBusy
 from gamelib.runtime.executor import SCHEDULER_ENV, Executor
@@ -107,9 +108,16 @@ def main(argv: list[str] | None = None, registry: Registry | None = None) -> int
     registry = discover() if registry is None else registry
     parser = build_parser(registry)
     args = parser.parse_args(argv)
+    return run_guarded(lambda: _run(args, registry))
+
+
+def run_guarded(command: Callable[[], int]) -> int:
+    """``command()``'s exit status, run as the command line runs an experiment: a signal stops
+    it with its process tree (status 128 + the signal number, after saying how to resume), an
+    expected failure prints one ``error:`` line (status 2)."""
     with terminate_on_signals():
         try:
-            return _run(args, registry)
+            return command()
         except KeyboardInterrupt as stop:
             print(f"{stop or 'interrupted'}: rerun the same command to resume from the last "
                   f"checkpoint", file=sys.stderr)

@@ -66,6 +66,7 @@ from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import format_usi, parse_usi
 from gamelib.minishogi.records_kif import ending_of_position
 from gamelib.play.match_stats import Sprt, summary_line
+from gamelib.play.openings import random_opening
 from gamelib.play.stats import Record
 from gamelib.play.usi_client import EngineError, Limits, UsiEngine, split_command
 
@@ -227,15 +228,9 @@ class GameResult:
 
 def opening_moves(seed: int, opening: int, plies: int, start_sfen: str = R.START_SFEN) -> tuple:
     """``plies`` uniformly random legal moves (fewer if the game ends) from ``start_sfen``,
-    drawn from ``derive_rng(seed, "opening", opening)``."""
-    rng = derive_rng(seed, "opening", opening)
-    pos = Position(start_sfen, max_plies=None)
-    for _ in range(plies):
-        if pos.is_game_over():
-            break
-        codes = pos.legal_move_codes()
-        pos.push(int(codes[rng.integers(len(codes))]))
-    return tuple(pos.move_stack)
+    drawn from ``derive_rng(seed, "opening", opening)``
+    (:func:`gamelib.play.openings.random_opening`)."""
+    return random_opening(derive_rng(seed, "opening", opening), plies, start_sfen=start_sfen)
 
 
 def _illegal(text: str) -> str:

@@ -20,10 +20,11 @@ Games
 the game (:func:`gamelib.minishogi.core.game_result`: no legal move loses, the repetition rule)
 or the game reaches ``max_plies`` plies (a draw; default
 :data:`gamelib.minishogi.rules.DEFAULT_MAX_PLIES`). Optionally the first ``opening_plies``
-moves are uniformly random, so that noiseless engines play different games. Every random choice
-of a game comes from its ``seed``: each side draws from its own generator
-``derive_rng(seed, "player", 0 or 1)`` and the random opening from ``derive_rng(seed,
-"opening")``, so a game is a function of (players, seed, settings) alone.
+moves are uniformly random, so that noiseless engines play different games, or the game starts
+with given ``opening`` moves (:mod:`gamelib.play.openings`). Every random choice of a game comes
+from its ``seed``: each side draws from its own generator ``derive_rng(seed, "player", 0 or
+1)`` and the random opening from ``derive_rng(seed, "opening")``, so a game is a function of
+(players, seed, settings) alone.
 
 Matches and tournaments
 -----------------------
@@ -31,7 +32,11 @@ Matches and tournaments
 :mod:`gamelib.play.tournament` (colours alternate; game ``r`` of pairing ``(a, b)`` has the seed
 ``derive_seed(seed, "game", a, b, r)``), play them on the local cores (or a Dask cluster), and
 tally them with :mod:`gamelib.play.stats` (win rates with intervals, binomial tests, the paper's
-cross tables). The results do not depend on the number of workers.
+cross tables). The results do not depend on the number of workers. With ``paired_openings``,
+games ``2i`` and ``2i + 1`` of every pairing (the same two players, colours swapped) start from
+the same random opening ``i`` of ``opening_plies`` plies, drawn from ``derive_rng(seed,
+"opening", i)`` (:func:`gamelib.play.openings.random_opening`, redrawn while it ends the game):
+one suite of openings for the whole tournament, each opening played with both colours.
 """
 
 from __future__ import annotations
@@ -49,8 +54,9 @@ from gamelib.evaluation.reference import REFERENCE_NODE_BUDGET, REFERENCE_QDEPTH
 from gamelib.runtime.seeds import derive_rng
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
-from gamelib.minishogi.notation import format_usi, parse_sfen
+from gamelib.minishogi.notation import format_usi, parse_sfen, usi_to_move
 from gamelib.play import stats, tournament
+from gamelib.play.openings import play_random_plies, random_opening
 from gamelib.play.stats import Record
 from gamelib.play.tournament import GameSpec, TournamentResult
 from gamelib.search import root_leaves, search
@@ -276,7 +282,8 @@ def _reason(s, buf) -> str:
 
 
 def play_game(first: Player, second: Player, seed: int, *, start_sfen: str = R.START_SFEN,
-              max_plies: int = R.DEFAULT_MAX_PLIES, opening_plies: int = 0) -> GameRecord:
+              max_plies: int = R.DEFAULT_MAX_PLIES, opening_plies: int = 0,
+              opening: Sequence[str] = ()) -> GameRecord:
     """Play one game; ``first`` moves first (the side to move of ``start_sfen``).
 
     Parameters
@@ -291,6 +298,11 @@ def play_game(first: Player, second: Player, seed: int, *, start_sfen: str = R.S
         number) is a draw.
     opening_plies : int
         Number of uniformly random moves at the start (randomised openings).
+    opening : sequence of str
+        USI moves played first (instead of ``opening_plies`` random ones), e.g. an opening of
+        :func:`gamelib.play.openings.random_opening`; they count as the game's first moves
+        (``first`` plays the move after them when their number is even). ``ValueError`` if
+        one is illegal or they end the game.
     """
     for name, p in (("first", first), ("second", second)):
         if not isinstance(p, Player):
@@ -299,27 +311,35 @@ def play_game(first: Player, second: Player, seed: int, *, start_sfen: str = R.S
         raise ValueError(f"seed must be an integer, got {seed!r}")
     max_plies = _check_int("max_plies", max_plies, 1)
     opening_plies = _check_int("opening_plies", opening_plies, 0)
+    if isinstance(opening, str):
+        raise ValueError(f"opening must be a sequence of USI moves, got the string {opening!r}")
+    if opening and opening_plies:
+        raise ValueError("give either opening moves or opening_plies random ones, not both")
     board, hands, side, move_number = parse_sfen(start_sfen)
     if move_number - 1 >= max_plies:
         raise ValueError(f"start position at move {move_number} is already beyond max_plies={max_plies}")
     s = core.new_state(board, hands, side, move_number, capacity=max_plies - move_number + 2)
     players = (first, second)
     rngs = (derive_rng(seed, "player", 0), derive_rng(seed, "player", 1))
-    opening = derive_rng(seed, "opening")
     buf = np.empty(core.MAX_MOVES, dtype=np.int32)
     moves = []
+    for k, usi in enumerate(opening):
+        if core.game_result(s, buf, 0, max_plies) != core.RESULT_NONE:
+            raise ValueError(f"opening {list(opening)} ends the game after {k} moves")
+        m = usi_to_move(s, usi, buf)
+        core.make_move(s, m)
+        moves.append(format_usi(m))
+    moves += [format_usi(m) for m in play_random_plies(s, derive_rng(seed, "opening"),
+                                                       opening_plies, max_plies, buf)]
     while True:
         result = core.game_result(s, buf, 0, max_plies)
         if result != core.RESULT_NONE:
             break
         ply = len(moves)
         n = core.gen_moves(s, buf, 0, False)
-        if ply < opening_plies:
-            m = int(buf[opening.integers(n)])
-        else:
-            m = players[ply % 2].choose(s, rngs[ply % 2], max_plies)
-            if m not in buf[:n]:
-                raise RuntimeError(f"player {players[ply % 2]!r} chose the illegal move {m} at ply {ply}")
+        m = players[ply % 2].choose(s, rngs[ply % 2], max_plies)
+        if m not in buf[:n]:
+            raise RuntimeError(f"player {players[ply % 2]!r} chose the illegal move {m} at ply {ply}")
         core.make_move(s, m)
         moves.append(format_usi(m))
     winner = {core.RESULT_SENTE_WINS: "sente", core.RESULT_GOTE_WINS: "gote"}.get(int(result))
@@ -331,19 +351,30 @@ def play_game(first: Player, second: Player, seed: int, *, start_sfen: str = R.S
 
 
 def _play_spec(spec: GameSpec, players: Mapping[str, Player], start_sfen: str, max_plies: int,
-               opening_plies: int) -> int:
-    return play_game(players[spec.first], players[spec.second], spec.seed, start_sfen=start_sfen,
-                     max_plies=max_plies, opening_plies=opening_plies).outcome
+               opening_plies: int, opening_seed: int | None = None) -> int:
+    """The game ``spec``: its own random opening, or with ``opening_seed`` the opening
+    ``spec.round // 2`` shared with the other game of its pair."""
+    first, second = players[spec.first], players[spec.second]
+    if opening_seed is None:
+        return play_game(first, second, spec.seed, start_sfen=start_sfen, max_plies=max_plies,
+                         opening_plies=opening_plies).outcome
+    opening = random_opening(derive_rng(opening_seed, "opening", spec.round // 2), opening_plies,
+                             start_sfen=start_sfen, max_plies=max_plies, redraw=True)
+    return play_game(first, second, spec.seed, start_sfen=start_sfen, max_plies=max_plies,
+                     opening=opening).outcome
 
 
 def play_games(players: Mapping[str, Player], pairings: Sequence[tuple[str, str]], games_per_pairing: int,
                seed: int, *, start_sfen: str = R.START_SFEN, max_plies: int = R.DEFAULT_MAX_PLIES,
-               opening_plies: int = 0, workers: int | None = None, scheduler=None, folder=None,
-               progress: bool = False) -> TournamentResult:
+               opening_plies: int = 0, paired_openings: bool = False, workers: int | None = None,
+               scheduler=None, folder=None, progress: bool = False) -> TournamentResult:
     """Play ``games_per_pairing`` games of every pairing (colours alternating) in parallel.
 
-    ``folder`` makes the run resumable (see :func:`gamelib.play.tournament.play_tournament`);
-    the players' parameters and settings are then part of the run's identity.
+    ``opening_plies`` random plies start every game: each game's own (``paired_openings``
+    False), or with ``paired_openings`` one opening per pair of games, played once with each
+    colour (see the module docstring; ``games_per_pairing`` must then be even). ``folder`` makes
+    the run resumable (see :func:`gamelib.play.tournament.play_tournament`); the players'
+    parameters and settings are then part of the run's identity.
     """
     if not isinstance(players, Mapping) or not players:
         raise ValueError("players must be a non-empty mapping {name: Player}")
@@ -355,13 +386,25 @@ def play_games(players: Mapping[str, Player], pairings: Sequence[tuple[str, str]
         raise ValueError(f"pairings name players {missing} that are not in players {sorted(players)}")
     max_plies = _check_int("max_plies", max_plies, 1)
     opening_plies = _check_int("opening_plies", opening_plies, 0)
-    parse_sfen(start_sfen)
+    if not isinstance(paired_openings, bool):
+        raise ValueError(f"paired_openings must be True or False, got {paired_openings!r}")
+    paired = paired_openings and opening_plies > 0
+    if paired and (isinstance(games_per_pairing, bool) or not isinstance(games_per_pairing, int)
+                   or games_per_pairing % 2):
+        raise ValueError(f"games_per_pairing must be even with paired openings (each opening is "
+                         f"played with both colours), got {games_per_pairing!r}")
+    _, _, _, move_number = parse_sfen(start_sfen)
+    if paired and move_number - 1 + opening_plies >= max_plies:
+        raise ValueError(f"opening_plies ({opening_plies}) must end before the cap of {max_plies} "
+                         f"plies")
     play = partial(_play_spec, players=dict(players), start_sfen=start_sfen, max_plies=max_plies,
-                   opening_plies=opening_plies)
+                   opening_plies=opening_plies, opening_seed=seed if paired else None)
     identity = None
     if folder is not None:
         identity = {"players": {name: _identity(p) for name, p in players.items()}, "start_sfen": start_sfen,
                     "max_plies": max_plies, "opening_plies": opening_plies}
+        if paired:      # (absent otherwise: the folders of earlier runs keep their identity)
+            identity["paired_openings"] = True
     return tournament.play_tournament(play, pairings, games_per_pairing, seed, folder=folder, identity=identity,
                                       workers=workers, scheduler=scheduler, progress=progress)
 

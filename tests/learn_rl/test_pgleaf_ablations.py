@@ -1,5 +1,6 @@
 """The ablations of the PGLeaf study: every one is a valid pgleaf run that changes one factor."""
 
+import pandas as pd
 import pytest
 
 from gamelib.experiments import pgleaf
@@ -72,3 +73,72 @@ def test_the_figure_has_a_row_per_configuration_and_learner():
     dots = sum(len(line.get_xdata()) for line in axes[1].get_lines() if line.get_marker() != "None")
     assert dots == len(table)          # every run is one dot of sente's share
     plt.close("all")
+
+
+def _copy_committed(root):
+    """The committed run and the td_scale ablation (reports and parameters) under ``root``."""
+    import shutil
+
+    from gamelib.experiments.pgleaf.ablations import ablation_folder
+    from gamelib.runtime.paths import results_dir
+
+    source = ablation_folder("td_scale", "knightcap")
+    if not (source / "provenance.json").is_file():
+        pytest.skip("no committed td_scale ablation")
+    ignore = shutil.ignore_patterns("train", "matches", "head_to_head", "wall_time.json",
+                                    "head_to_head.csv")
+    shutil.copytree(results_dir("paper", "pgleaf") / "seed-0", root / "seed-0", ignore=ignore)
+    shutil.copytree(source, ablation_folder("td_scale", "knightcap", root=root), ignore=ignore)
+
+
+def test_head_to_head_against_the_committed_runs(tmp_path):
+    """Every ablation run meets the committed run of its algorithm, reward and replicate with
+    both colours; a stored game is the game its documented seed plays, and the table's columns
+    are the stored games tallied."""
+    from gamelib.evaluation import shogi as ev
+    from gamelib.experiments.pgleaf.ablations import ablation_folder, head_to_head
+    from gamelib.experiments.pgleaf.matches import MatchSettings
+    from gamelib.play.shogi import play_game
+    from gamelib.play.stats import wilson_interval
+    from gamelib.runtime.seeds import derive_seed
+
+    root = tmp_path / "pgleaf"
+    _copy_committed(root)
+    match = MatchSettings(node_budget=100, max_depth=6, max_plies=40)
+    frame = head_to_head("td_scale", "knightcap", games=4, root=root, match=match, workers=1)
+    folder = ablation_folder("td_scale", "knightcap", root=root)
+    assert len(frame) == 12 * 4 and set(frame.algorithm) == {"tdleaf", "td"}
+    per_run = frame.groupby(["algorithm", "reward", "replicate"])
+    assert (per_run.ablation_first.sum() == 2).all() and (per_run.size() == 4).all()
+    # game 1 of td/mdp/1: the committed parameters move first
+    a, b = "td_scale=knightcap:td/mdp/1", "committed:td/mdp/1"
+    seed = derive_seed(derive_seed(0, "head-to-head", "td_scale", "knightcap"), "game", a, b, 1)
+    ours = match.player(ev.load_theta(folder / "theta" / "td_mdp_1_10000.npz"))
+    theirs = match.player(ev.load_theta(root / "seed-0" / "theta" / "td_mdp_1_10000.npz"))
+    game = play_game(theirs, ours, seed, max_plies=40)
+    row = frame[(frame.algorithm == "td") & (frame.reward == "mdp") & (frame.replicate == 1)
+                & (frame.game == 1)].iloc[0]
+    assert row.ablation_first == 0 and row.score == -game.outcome
+    # the table tallies head_to_head.csv; the committed configuration has no head-to-head
+    table = ablation_table(root=root)
+    rows = table[table.factor == "td_scale"]
+    stored = pd.read_csv(folder / "head_to_head.csv")
+    pd.testing.assert_frame_equal(stored, frame)
+    for _, r in rows.iterrows():
+        g = stored[(stored.algorithm == r.algorithm) & (stored.reward == r.reward)
+                   & (stored.replicate == r.replicate)]
+        wins, losses = int((g.score == 1).sum()), int((g.score == -1).sum())
+        assert r.games_vs_committed == 4
+        if wins + losses:
+            assert r.win_rate_vs_committed == pytest.approx(wins / (wins + losses))
+        assert (r.low_vs_committed, r.high_vs_committed) == pytest.approx(
+            wilson_interval(wins, wins + losses, 0.95))
+    none = table[table.factor == "none"]
+    assert (none.games_vs_committed == 0).all() and none.win_rate_vs_committed.isna().all()
+    # a rerun resumes: nothing new is played, the same file
+    before = (folder / "head_to_head.csv").read_bytes()
+    pd.testing.assert_frame_equal(head_to_head("td_scale", "knightcap", games=4, root=root,
+                                               match=match, workers=2), frame)
+    assert (folder / "head_to_head.csv").read_bytes() == before
+    with pytest.raises(ValueError, match="games must be even"):
+        head_to_head("td_scale", "knightcap", games=3, root=root, match=match)

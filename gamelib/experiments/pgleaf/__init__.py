@@ -18,7 +18,9 @@ three resumable stages into the run folder (default ``data/results/<profile>/pgl
    (the paper's Tables 2-4; ``round_robin_games`` per pairing) and a gauntlet of every run's
    parameters after ``curve_points`` games against the reference opponent (Figs 1-2;
    ``gauntlet_games`` per point), with iterative deepening under a node budget and the paper's
-   evaluation noise (variance 0.001).
+   evaluation noise (variance 0.001). Every game starts from the standard position, unless
+   ``match_opening_plies`` k > 0: then the games of a pairing come in pairs that share an
+   opening of k random plies, played once with each colour.
 3. **PGLeafReport**: CSV tables, the figures, the parameters at the table points as ``.npz`` and a
    provenance JSON (git commit, seed, profile, sizes, wall time per stage, machine).
 
@@ -28,7 +30,9 @@ the same numbers as an uninterrupted run, whatever the number of workers.
 Modules: :mod:`~.config` (profiles, runs, settings), :mod:`~.training`, :mod:`~.matches`,
 :mod:`~.paper` (the published tables), :mod:`~.analysis` (tables, curves, Elo), :mod:`~.claims`,
 :mod:`~.report` (the whole run and its files), :mod:`~.mirror_trap` (the layout study),
-:mod:`~.verdicts` (the pre-registered claims, Holm-corrected, one row per run).
+:mod:`~.verdicts` (the pre-registered claims, Holm-corrected, one row per run),
+:mod:`~.ablations` (one factor changed at a time, and each ablation against the committed run),
+:mod:`~.openings` (a finished run's evaluation games replayed from random openings).
 """
 
 from __future__ import annotations

@@ -31,19 +31,22 @@ LEARNER_KEYS = tuple(f.name for f in fields(LearnerSettings) if f.name not in ("
                                                                                "reward"))
 _LEARNER_DEFAULTS = {f.name: f.default for f in fields(LearnerSettings) if f.name in LEARNER_KEYS}
 _LEARNING = {**_LEARNER_DEFAULTS, "games_per_job": 10}
+#: Sizes added after the first runs were made, with the value that reads those runs as made:
+#: ``match_opening_plies`` 0, every evaluation game from the standard position.
+_LATER_DEFAULTS = {"match_opening_plies": 0}
 PROFILES = {
     "quick": {"n_games": 300, "replicates": 1, "algorithms": list(ALGORITHMS),
               "rewards": list(REWARDS), "keep_points": [100, 200, 300],
               "table_points": [300], "curve_points": [0, 100, 300],
               "round_robin_games": 20, "gauntlet_games": 20, "node_budget": 500,
-              "max_depth": 32, **_LEARNING},
+              "max_depth": 32, **_LATER_DEFAULTS, **_LEARNING},
     "paper": {"n_games": 100_000, "replicates": 3, "algorithms": list(ALGORITHMS),
               "rewards": list(REWARDS),
               "keep_points": [100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000],
               "table_points": [1000, 10_000, 100_000],
               "curve_points": [0, 1000, 10_000, 100_000],
               "round_robin_games": 400, "gauntlet_games": 400, "node_budget": 5000,
-              "max_depth": 32, **_LEARNING},
+              "max_depth": 32, **_LATER_DEFAULTS, **_LEARNING},
 }
 
 
@@ -77,12 +80,20 @@ def _int_list(sizes, name, low=0):
 
 def _check_sizes(sizes: Mapping[str, Any]) -> dict:
     """The sizes validated; learner settings a run's sizes lack (runs made before they could be
-    set) are :class:`LearnerSettings`'s defaults."""
-    sizes = check_missing({**_LEARNER_DEFAULTS, **sizes}, PROFILES["quick"],
+    set) are :class:`LearnerSettings`'s defaults, and ``match_opening_plies`` 0."""
+    sizes = check_missing({**_LEARNER_DEFAULTS, **_LATER_DEFAULTS, **sizes}, PROFILES["quick"],
                           "the pgleaf experiment")
     for name in ("n_games", "replicates", "M", "round_robin_games", "gauntlet_games",
                  "node_budget", "max_depth", "max_plies", "games_per_job"):
         check_integer(name, sizes[name], 1)
+    if check_integer("match_opening_plies", sizes["match_opening_plies"], 0):
+        odd = [k for k in ("round_robin_games", "gauntlet_games") if sizes[k] % 2]
+        if odd:
+            raise ValueError(f"{' and '.join(odd)} must be even with match_opening_plies > 0 "
+                             f"(each opening is played with both colours)")
+        if sizes["match_opening_plies"] >= sizes["max_plies"]:
+            raise ValueError(f"match_opening_plies ({sizes['match_opening_plies']}) must be "
+                             f"below max_plies ({sizes['max_plies']})")
     if sizes["n_games"] % sizes["M"]:
         raise ValueError(f"n_games ({sizes['n_games']}) must be a multiple of M ({sizes['M']}), "
                          f"the games per batch")

@@ -6,11 +6,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
+
+import numpy as np
 
 from gamelib.evaluation import shogi as ev
 from gamelib.experiments.pgleaf.config import RunSpec, _check_sizes, runs_of
-from gamelib.experiments.pgleaf.training import trained_theta
 from gamelib.runtime.seeds import derive_seed
 
 
@@ -32,6 +33,10 @@ class MatchSettings:
         Variance of the Gaussian noise on every evaluation (0.001).
     max_plies : int
         Ply cap (a draw).
+    opening_plies : int
+        Uniformly random plies that start every game, one opening per pair of games played
+        with both colours (:func:`gamelib.play.shogi.play_games` with ``paired_openings``);
+        0 (the paper's protocol): every game from the standard position.
     """
 
     node_budget: int
@@ -39,6 +44,7 @@ class MatchSettings:
     qdepth: int = 4
     noise_var: float = 0.001
     max_plies: int = 300
+    opening_plies: int = 0
 
     @property
     def noise_std(self) -> float:
@@ -63,7 +69,8 @@ class MatchSettings:
 def match_settings(sizes: Mapping[str, Any]) -> MatchSettings:
     """The evaluation games' settings of a profile."""
     return MatchSettings(node_budget=sizes["node_budget"], max_depth=sizes["max_depth"],
-                         max_plies=sizes["max_plies"])
+                         max_plies=sizes["max_plies"],
+                         opening_plies=sizes.get("match_opening_plies", 0))
 
 
 def _player_name(run: RunSpec, games: int) -> str:
@@ -72,9 +79,14 @@ def _player_name(run: RunSpec, games: int) -> str:
     return f"initial/{run.replicate}@0" if games == 0 else f"{run.key}@{games}"
 
 
-def play_matches(out, train_folder, sizes: Mapping[str, Any], seed: int, *,
-                 workers: int | None = None, scheduler=None, progress: bool = False):
+def play_matches(out, thetas: Callable[[int], Mapping[str, np.ndarray]],
+                 sizes: Mapping[str, Any], seed: int, *, workers: int | None = None,
+                 scheduler=None, progress: bool = False):
     """Every evaluation game of the experiment, as one resumable tournament in ``out``.
+
+    ``thetas(games)`` gives ``{run key: θ}`` after ``games`` games (e.g. a
+    :func:`functools.partial` of :func:`~gamelib.experiments.pgleaf.training.trained_theta` or
+    :func:`~gamelib.experiments.pgleaf.training.saved_theta`).
 
     * Round-robins of the algorithms (MDP reward) after each of ``table_points`` games, one per
       replicate (the paper's Tables 2-4), ``round_robin_games`` per pairing;
@@ -82,9 +94,13 @@ def play_matches(out, train_folder, sizes: Mapping[str, Any], seed: int, *,
       opponent (the paper's Figs 1-2), ``gauntlet_games`` per point; at 0 games the replicate's
       initial parameters (shared by its runs) play once.
 
-    Game ``r`` of pairing ``(a, b)`` has the seed ``derive_seed(derive_seed(seed, "matches"),
-    "game", a, b, r)`` (:func:`gamelib.play.tournament.schedule`), so the games do not depend on
-    which other pairings are played.
+    Game ``r`` of pairing ``(a, b)`` of the round-robins has the seed
+    ``derive_seed(derive_seed(seed, "matches", "round-robin"), "game", a, b, r)`` (the
+    gauntlet's likewise; :func:`gamelib.play.tournament.schedule`), so the games do not depend
+    on which other pairings are played. With ``match_opening_plies`` k > 0, games ``2i`` and
+    ``2i + 1`` of every pairing start from opening ``i``: k random plies drawn from
+    ``derive_rng(derive_seed(seed, "matches", "round-robin"), "opening", i)`` (the gauntlet's
+    likewise), the same suite of openings for every pairing, each played with both colours.
 
     Returns
     -------
@@ -102,11 +118,11 @@ def play_matches(out, train_folder, sizes: Mapping[str, Any], seed: int, *,
     players, rr_pairs, g_pairs = {}, [], []
     points = sorted(set(sizes["curve_points"]) | set(sizes["table_points"]))
     for point in points:
-        thetas = trained_theta(train_folder, sizes, seed, point)
+        at_point = thetas(point)
         for run in runs:
             name = _player_name(run, point)
             if name not in players:
-                players[name] = match.player(thetas[run.key])
+                players[name] = match.player(at_point[run.key])
     players["reference"] = match.reference()
     if "mdp" in sizes["rewards"]:
         algos = sizes["algorithms"]
@@ -127,6 +143,7 @@ def play_matches(out, train_folder, sizes: Mapping[str, Any], seed: int, *,
         used = {x for pair in pairs for x in pair}
         result = play_games({k: v for k, v in players.items() if k in used}, pairs, games,
                             derive_seed(seed, "matches", what), max_plies=match.max_plies,
+                            opening_plies=match.opening_plies, paired_openings=True,
                             folder=Path(out) / what, workers=workers, scheduler=scheduler,
                             progress=progress)
         records.update(result.records)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -14,7 +15,7 @@ from gamelib.experiments.pgleaf.config import (PROFILES, _COLUMN_LABELS, _check_
                                                train_config)
 from gamelib.experiments.pgleaf.matches import play_matches
 from gamelib.experiments.pgleaf.paper import PAPER_TABLES, paper_table_markdown
-from gamelib.experiments.pgleaf.training import _STAT_COLUMNS, train, trained_theta
+from gamelib.experiments.pgleaf.training import _STAT_COLUMNS, theta_file, train, trained_theta
 from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
 
@@ -68,9 +69,9 @@ def training_frame(state: Mapping[str, np.ndarray], sizes: Mapping[str, Any]):
 def _save_thetas(folder: Path, train_folder, sizes, seed) -> None:
     points = sorted(set(sizes["table_points"]) | {sizes["n_games"]})
     for point in points:
-        for key, theta in trained_theta(train_folder, sizes, seed, point).items():
-            name = key.replace("/", "_") + f"_{point}.npz"
-            ev.save_theta(folder / name, theta)
+        thetas = trained_theta(train_folder, sizes, seed, point)
+        for run in runs_of(sizes):
+            ev.save_theta(folder / theta_file(run, point), thetas[run.key])
 
 
 def _write_report(out: Path, report: PGLeafReport, sizes, seed, profile) -> None:
@@ -137,8 +138,9 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
         trained = train(out / "train", sizes, seed, workers=workers, scheduler=scheduler,
                         progress=progress)
     with folder.stage("matches"):
-        rr, g = play_matches(out / "matches", out / "train", sizes, seed, workers=workers,
-                             scheduler=scheduler, progress=progress)
+        rr, g = play_matches(out / "matches", partial(trained_theta, out / "train", sizes, seed),
+                             sizes, seed, workers=workers, scheduler=scheduler,
+                             progress=progress)
     report = PGLeafReport(training_frame(trained.state, sizes), rr, g, curves(g), elo(rr, g),
                     folder.timings)
     if write:

@@ -1,5 +1,7 @@
 """Training: every run learns by self-play, all runs advancing together in batches of M games
-(one resumable :func:`gamelib.runtime.run_batched` run)."""
+(one resumable :func:`gamelib.runtime.run_batched` run); the parameters after a number of games,
+from the training checkpoints (:func:`trained_theta`) or a finished run's ``theta/`` files
+(:func:`saved_theta`)."""
 
 from __future__ import annotations
 
@@ -151,3 +153,25 @@ def trained_theta(folder, sizes: Mapping[str, Any], seed: int, games: int) -> di
     with CheckpointStore(Path(folder), {"config": train_config(sizes), "seed": seed}) as store:
         arrays = store.load(tag=f"batch-{games // sizes['M']}").arrays
     return {run.key: arrays[f"theta/{run.key}"] for run in runs}
+
+
+def theta_file(run: RunSpec, games: int) -> str:
+    """The name of a run's parameters after ``games`` games in a report's ``theta/`` folder:
+    ``"<algorithm>_<reward>_<replicate>_<games>.npz"``."""
+    return run.key.replace("/", "_") + f"_{games}.npz"
+
+
+def saved_theta(folder, sizes: Mapping[str, Any], seed: int, games: int) -> dict:
+    """``{run key: θ}`` after ``games`` games of every run (0: the initial parameters), read
+    from a finished run's ``theta/`` folder (:func:`theta_file`); ``FileNotFoundError`` naming
+    the files that are missing."""
+    sizes = _check_sizes(sizes)
+    runs = runs_of(sizes)
+    if games == 0:
+        return {run.key: initial_theta(seed, run.replicate) for run in runs}
+    paths = {run.key: Path(folder) / theta_file(run, games) for run in runs}
+    missing = [p.name for p in paths.values() if not p.is_file()]
+    if missing:
+        raise FileNotFoundError(f"{folder} lacks the parameters after {games} games: "
+                                f"{', '.join(missing)}")
+    return {key: ev.load_theta(path) for key, path in paths.items()}
