@@ -82,16 +82,16 @@ the squares not attacked by the enemy (the king's legal moves).
 
 Functions
 ---------
-All kernels are ``@njit(cache=True)`` and take the :mod:`gamelib.minishogi.core` state array:
-:func:`evaluate` (θ·φ, computed directly without building φ), :func:`evaluate_material` (the
-material blocks only; the "material-only" engine), :func:`evaluate_kind` (the dispatcher the
-search calls), :func:`features` (the sparse φ: sorted unique indices, non-zero values). Both
-evaluation and features are produced by one feature scan, so ``evaluate(s, θ) == θ·φ(s)`` by
-construction. :func:`initial_theta` gives the paper's initial weights (Table 1 piece values,
-the rest small seeded noise, equal for both sides, tempo 0); :func:`side_weights_theta` builds
-an antisymmetric θ from one side's weights, :func:`swap_sides` exchanges the halves;
-:func:`save_theta` / :func:`load_theta` store parameters as ``.npz`` files that carry
-:data:`LAYOUT_NAME` and :data:`FORMAT_VERSION`.
+All kernels are ``@njit(cache=True)`` (those the search calls ``@kernel``) and take the
+:mod:`gamelib.minishogi.core` state array: :func:`evaluate` (θ·φ, computed directly without
+building φ), :func:`evaluate_material` (the material blocks only; the "material-only" engine),
+:func:`evaluate_kind` (the dispatcher the search calls), :func:`features` (the sparse φ: sorted
+unique indices, non-zero values). Both evaluation and features are produced by one feature scan,
+so ``evaluate(s, θ) == θ·φ(s)`` by construction. :func:`initial_theta` gives the paper's initial
+weights (Table 1 piece values, the rest small seeded noise, equal for both sides, tempo 0);
+:func:`side_weights_theta` builds an antisymmetric θ from one side's weights, :func:`swap_sides`
+exchanges the halves; :func:`save_theta` / :func:`load_theta` store parameters as ``.npz`` files
+that carry :data:`LAYOUT_NAME` and :data:`FORMAT_VERSION`.
 """
 
 from __future__ import annotations
@@ -104,6 +104,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros as _ctz
 
 from gamelib.runtime.atomic import load_npz, save_npz_atomic
+from gamelib.runtime.kernels import kernel
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import SQUARE_NAMES
@@ -462,7 +463,7 @@ def _scan(s, theta, idx, val, sink, sink_if):
     return n, v
 
 
-@njit(cache=True)
+@kernel
 def evaluate(s, theta):
     """θ·φ(s): the value of ``s`` for the side to move (paper's units, a pawn = 0.02), the
     tempo weight ``θ[TEMPO_INDEX]`` included.
@@ -531,7 +532,7 @@ def features(s, idx, val):
     return m
 
 
-@njit(cache=True)
+@kernel
 def evaluate_material(s, theta):
     """The material blocks of θ·φ(s) (board and hands, both sides), side to move's view: the
     material-only engine's evaluation (no tempo term). Only ``material`` and ``opp_material``
@@ -555,7 +556,7 @@ def evaluate_material(s, theta):
     return v
 
 
-@njit(cache=True)
+@kernel
 def evaluate_kind(s, theta, kind):
     """:func:`evaluate_material` if ``kind == EVAL_MATERIAL``, else :func:`evaluate`."""
     if kind == EVAL_MATERIAL:

@@ -1,6 +1,7 @@
 """Numba core of 5×5 shogi: state array, integer moves, legal move generation, make/unmake.
 
-Everything here is ``@njit(cache=True)`` and callable from other nopython code (the search and
+Everything here is ``@njit(cache=True)`` (what the search calls: ``@kernel``, without reference
+counting, :mod:`gamelib.runtime.kernels`) and callable from other nopython code (the search and
 the learners). The rules come from :mod:`gamelib.minishogi.rules`; the tables below are built
 from it when this module is imported. (numba's on-disk cache is keyed on this file: after
 editing ``rules.py``, clear the cache directory.)
@@ -75,6 +76,7 @@ from numba.cpython.unsafe.numbers import leading_zeros as _clz
 from numba.cpython.unsafe.numbers import trailing_zeros as _ctz
 
 from ..runtime.checks import check_int
+from ..runtime.kernels import kernel
 from . import rules as R
 
 __all__ = [
@@ -407,7 +409,7 @@ def king_distance(a, b):
 
 
 # ----------------------------------------------------------------------------- attacks
-@njit(cache=True)
+@kernel
 def _attacked_by(s, sq, by, ignore):
     """True if side ``by`` attacks ``sq``, with square ``ignore`` taken as empty (-1: none)."""
     for d in range(8):
@@ -429,13 +431,13 @@ def _attacked_by(s, sq, by, ignore):
     return False
 
 
-@njit(cache=True)
+@kernel
 def is_attacked(s, sq, by):
     """True if side ``by`` attacks square ``sq`` in state ``s``."""
     return _attacked_by(s, sq, by, -1)
 
 
-@njit(cache=True)
+@kernel
 def _checkers_and_pins(s, side, ksq):
     """Checkers of ``side``'s king on ``ksq``: (count, square of one checker, pinned bitboard)."""
     n_check = 0
@@ -468,7 +470,7 @@ def _checkers_and_pins(s, side, ksq):
     return n_check, csq, pinned
 
 
-@njit(cache=True)
+@kernel
 def _pawn_drop_mates(s, side, to):
     """True if ``side`` dropping a pawn on ``to`` (which checks the enemy king) is checkmate."""
     enemy = 1 - side
@@ -523,7 +525,7 @@ def _add_moves(buf, n, frm, to, pc, cap_type, side):
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def gen_moves(s, buf, start, captures_only):
     """Write the legal moves of ``s`` into ``buf[start:]`` and return how many there are.
 
@@ -637,7 +639,7 @@ def first_on_ray(sq, d, occ):
     return _ctz(hit) if RAY_UP[d] else 63 - _clz(hit)
 
 
-@njit(cache=True)
+@kernel
 def gen_captures(s, buf, start):
     """:func:`gen_moves` with ``captures_only``: the legal captures (with or without promotion)
     into ``buf[start:]``, in the same order; returns their number.
@@ -692,19 +694,19 @@ def gen_captures(s, buf, start):
     return n - start
 
 
-@njit(cache=True)
+@kernel
 def count_legal_moves(s, buf, start):
     """Number of legal moves of ``s`` (``buf[start:]`` is used as scratch space)."""
     return gen_moves(s, buf, start, False)
 
 
-@njit(cache=True)
+@kernel
 def has_legal_move(s, buf, start):
     """True if the side to move has a legal move (``buf[start:]`` is scratch space)."""
     return gen_moves(s, buf, start, False) > 0
 
 
-@njit(cache=True)
+@kernel
 def is_legal(s, m, buf, start):
     """True if ``m`` (its low 11 bits: destination, origin, promotion) is legal in ``s``.
 
@@ -720,7 +722,7 @@ def is_legal(s, m, buf, start):
 
 
 # ----------------------------------------------------------------------------- make / unmake
-@njit(cache=True)
+@kernel
 def make_move(s, m):
     """Play legal move ``m`` (as generated for ``s``) in place, recording it in the history."""
     p = s[PLY]
@@ -770,7 +772,7 @@ def make_move(s, m):
     s[nb + 2] = 0
 
 
-@njit(cache=True)
+@kernel
 def unmake_move(s):
     """Take back the last move made with :func:`make_move`."""
     p = s[PLY] - 1
@@ -801,13 +803,13 @@ def unmake_move(s):
     s[base + 2] = 0
 
 
-@njit(cache=True)
+@kernel
 def in_check(s):
     """True if the side to move is in check (read from the history, no attack scan)."""
     return s[HIST + HIST_STRIDE * s[PLY] + 1] != 0
 
 
-@njit(cache=True)
+@kernel
 def last_move(s):
     """The move that led to the current position, -1 at the state's first position."""
     p = s[PLY]
@@ -816,7 +818,7 @@ def last_move(s):
     return s[HIST + HIST_STRIDE * (p - 1) + 2]
 
 
-@njit(cache=True)
+@kernel
 def gives_check(s, m):
     """True if legal move ``m`` checks the opponent's king."""
     make_move(s, m)
@@ -826,7 +828,7 @@ def gives_check(s, m):
 
 
 # ----------------------------------------------------------------------------- state creation
-@njit(cache=True)
+@kernel
 def _fill_state(s, board, hands, side, move_number):
     for sq in range(25):
         s[sq] = board[sq]
@@ -889,7 +891,7 @@ def new_state(board, hands, side, move_number=1, capacity=DEFAULT_CAPACITY):
 
 
 # ----------------------------------------------------------------------------- game end
-@njit(cache=True)
+@kernel
 def repetition_result(s):
     """Result of the repetition rule at the current position (``RESULT_*``).
 
@@ -928,7 +930,7 @@ def repetition_result(s):
     return RESULT_NONE
 
 
-@njit(cache=True)
+@kernel
 def game_result(s, buf, start, max_plies):
     """Result (``RESULT_*``) of the game at the current position, by the rules and the ply cap.
 

@@ -1,8 +1,9 @@
 """Numba core of the 5×5 shogi search: negamax αβ (PVS) with quiescence and the principal leaf.
 
-Everything here is ``@njit(cache=True)`` and works on the :mod:`gamelib.minishogi.core` state
-array with make/unmake; the evaluation is :func:`gamelib.evaluation.shogi.evaluate_kind`. The
-Python front ends are :func:`gamelib.search.search` and :func:`gamelib.search.root_leaves`.
+Everything here is ``@kernel`` (:mod:`gamelib.runtime.kernels`: ``@njit(cache=True)`` without
+reference counting) and works on the :mod:`gamelib.minishogi.core` state array with make/unmake;
+the evaluation is :func:`gamelib.evaluation.shogi.evaluate_kind`. The Python front ends are
+:func:`gamelib.search.search` and :func:`gamelib.search.root_leaves`.
 
 Scores
 ------
@@ -76,6 +77,7 @@ from numba import njit
 from gamelib.evaluation.shogi import evaluate_kind
 from gamelib.minishogi import core as mc
 from gamelib.minishogi import rules as R
+from gamelib.runtime.kernels import kernel
 
 __all__ = [
     "MATE",
@@ -192,13 +194,13 @@ def _splitmix64(x):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@kernel
 def mix_seed(seed):
     """The 64-bit stream key of a seed (any int64), as stored in ``ctl[C_SEED]``."""
     return np.int64(_splitmix64(np.uint64(seed) ^ np.uint64(0x5DEECE66D)))
 
 
-@njit(cache=True)
+@kernel
 def gauss_noise(h, key):
     """A standard normal number determined by a position hash ``h`` and a stream ``key``.
 
@@ -220,7 +222,7 @@ def _static(s, theta, ctl, noise_std):
 
 
 # ---------------------------------------------------------------- repetition
-@njit(cache=True)
+@kernel
 def repetition_verdict(s, root_ply):
     """``core.RESULT_*`` of the repetition rule at the current position, with in-search cycles.
 
@@ -259,7 +261,7 @@ def repetition_verdict(s, root_ply):
     return mc.RESULT_NONE
 
 
-@njit(cache=True)
+@kernel
 def init_repetition(s, ctl):
     """Fill the hash-count table with the positions of the game history up to the root."""
     for k in range(1 << REP_BITS):
@@ -292,7 +294,7 @@ def _capture_key(s, m):
     return key
 
 
-@njit(cache=True)
+@kernel
 def _order(s, mv, ordk, base, n, ttm, ply, ctl):
     side = s[_STM]
     k1 = ctl[C_KILLERS + 2 * ply]
@@ -363,7 +365,7 @@ def _leaf(ctl, ply, kind):
 
 
 # ---------------------------------------------------------------- quiescence
-@njit(cache=True)
+@kernel
 def qsearch(s, theta, mv, ordk, pv, ctl, noise_std, alpha, beta, ply, qleft):
     """Fail-soft quiescence search; ``qleft`` plies of quiescence left. See the module doc."""
     if ctl[C_NODES] >= ctl[C_BUDGET]:
@@ -418,7 +420,7 @@ def _result_score(result, stm, ply):
     return (MATE - ply) if winner == stm else -(MATE - ply)
 
 
-@njit(cache=True)
+@kernel
 def pvs(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, alpha, beta, depth, ply, pv_node):
     """Fail-soft principal variation search of a non-root node at ``ply`` (>= 1).
 
@@ -523,7 +525,7 @@ def pvs(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, alpha, beta, depth, ply
     return best
 
 
-@njit(cache=True)
+@kernel
 def search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, m, alpha, beta, depth):
     """Value of root move ``m`` (root side's view) searched ``depth`` plies (``m`` is ply 1).
 
@@ -536,7 +538,7 @@ def search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, m, alpha, 
     return v
 
 
-@njit(cache=True)
+@kernel
 def setup(s, ctl, tt, budget, qdepth, kind, use_tt, use_killers, use_history, seed, max_plies):
     """Reset the control block (counters, switches, killers, history, repetition counts) and TT."""
     for k in range(C_REP):
@@ -555,13 +557,13 @@ def setup(s, ctl, tt, budget, qdepth, kind, use_tt, use_killers, use_history, se
         tt[:, 1] = 0
 
 
-@njit(cache=True)
+@kernel
 def static_eval(s, theta, ctl, noise_std):
     """The static evaluation the search uses (with its noise) of the current position."""
     return _static(s, theta, ctl, noise_std)
 
 
-@njit(cache=True)
+@kernel
 def root_prepare(s, mv, ordk, ctl, root_moves):
     """Generate and order the root moves into ``root_moves``; count the root as a node.
 
@@ -576,7 +578,7 @@ def root_prepare(s, mv, ordk, ctl, root_moves):
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def root_iteration(s, theta, mv, ordk, pv, ctl, tt, tts, noise_std, depth, root_moves, n, pv_out, info):
     """One iteration of iterative deepening: the root moves in order, ``depth`` plies each.
 
