@@ -86,8 +86,9 @@ All kernels are ``@njit(cache=True)`` (those the search calls ``@kernel``) and t
 :mod:`gamelib.minishogi.core` state array: :func:`evaluate` (θ·φ, computed directly without
 building φ), :func:`evaluate_material` (the material blocks only; the "material-only" engine),
 :func:`evaluate_kind` (the dispatcher the search calls), :func:`features` (the sparse φ: sorted
-unique indices, non-zero values). Both evaluation and features are produced by one feature scan,
-so ``evaluate(s, θ) == θ·φ(s)`` by construction. :func:`initial_theta` gives the paper's initial
+unique indices, non-zero values; :func:`features_unsorted`: the same entries in scan order, for
+the learners' sums). Both evaluation and features are produced by one feature scan, so
+``evaluate(s, θ) == θ·φ(s)`` by construction. :func:`initial_theta` gives the paper's initial
 weights (Table 1 piece values, the rest small seeded noise, equal for both sides, tempo 0);
 :func:`side_weights_theta` builds an antisymmetric θ from one side's weights, :func:`swap_sides`
 exchanges the halves; :func:`save_theta` / :func:`load_theta` store parameters as ``.npz`` files
@@ -124,6 +125,7 @@ __all__ = [
     "evaluate_material",
     "evaluate_kind",
     "features",
+    "features_unsorted",
     "sparse_features",
     "mirror",
     "dense_features",
@@ -530,6 +532,37 @@ def features(s, idx, val):
             val[m] = x
             m += 1
     return m
+
+
+@kernel
+def features_unsorted(s, idx, val, pos):
+    """:func:`features` in the order of the feature scan instead of sorted by index: the same
+    entries (unique indices, non-zero values), for sums over φ whose order across indices does
+    not matter (the learners' ``g[idx[j]] += w · val[j]``). Returns their number.
+
+    ``pos`` is an int32 scratch array of length ``N_FEATURES``, all zeros (and left so): a
+    duplicate index is merged by ``pos`` instead of a sort (0.8 us a position instead of 1.2).
+    """
+    n = _scan(s, _ZERO_THETA, idx, val, _put, _put_if)[0]
+    m = 0
+    for i in range(n):
+        k = idx[i]
+        p = pos[k]
+        if p == 0:
+            pos[k] = m + 1
+            idx[m] = k
+            val[m] = val[i]
+            m += 1
+        else:
+            val[p - 1] += val[i]
+    nz = 0
+    for j in range(m):
+        pos[idx[j]] = 0
+        if val[j] != 0.0:
+            idx[nz] = idx[j]
+            val[nz] = val[j]
+            nz += 1
+    return nz
 
 
 @kernel

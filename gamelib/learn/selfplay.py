@@ -37,9 +37,11 @@ TD(λ)         the position right after  TD(λ) over the positions after the age
               a (no search)
 ============  ========================  =======================================================
 
-The TD learners need the features of the chosen move's leaf only: they search every move with
-:func:`~gamelib.search.root_scores_into` and take that one leaf's features with
-:func:`~gamelib.search.leaf_features_into` (the same numbers as :func:`root_leaves_into`).
+Every learner searches every move with :func:`~gamelib.search.root_scores_into` and takes the
+leaves' features with :func:`~gamelib.search.leaf_features_unsorted_into` (the numbers of
+:func:`root_leaves_into`, in the feature scan's order: the sums of eqs. 7 and of TD(λ) over a
+leaf's distinct features do not depend on their order): PGLeaf and REINFORCE every leaf's, the TD
+learners the chosen move's only.
 
 "No search" is ``depth=1, qdepth=0`` for :func:`~gamelib.search.root_leaves_into`: the static
 evaluation of the position after the move, without quiescence -- the paper's REINFORCE and TD(λ)
@@ -64,8 +66,8 @@ from gamelib.learn.td import DEFAULT_BETA, add_td_lambda
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import parse_sfen, usi_to_move
-from gamelib.search import (leaf_features_into, new_leaves_buffers, new_workspace,
-                            root_leaves_into, root_scores_into)
+from gamelib.search import (leaf_features_unsorted_into, new_leaves_buffers, new_workspace,
+                            root_scores_into)
 
 __all__ = ["REWARDS", "ALGORITHMS", "ENCLOSURE_BONUS", "LearnerSettings", "SelfPlayGame",
            "enclosure_bonus", "enclosure_bonus_usi", "game_rewards", "mirror_replies", "play_pg_games",
@@ -429,19 +431,19 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
         r = core.game_result(s, buf, 0, max_plies)
         if r != core.RESULT_NONE:
             break
-        if pg_mode:   # every leaf's features (eq. 7)
-            n = root_leaves_into(s, theta, kind, 1, qdepth, max_plies, ws, out)
-        else:         # only the chosen leaf's
-            n = root_scores_into(s, theta, kind, 1, qdepth, max_plies, ws, out)
+        n = root_scores_into(s, theta, kind, 1, qdepth, max_plies, ws, out)
         softmax_into(scores, n, temperature, probs)
         k = sample_from(probs, n, np.random.random())
         side = s[core.STM]
-        if pg_mode:
+        if pg_mode:   # every leaf's features (eq. 7)
+            ptr[0] = 0
+            for j in range(n):
+                ptr[j + 1] = ptr[j] + leaf_features_unsorted_into(s, j, out, idx, val, ptr[j])
             add_log_policy_gradient(g[side], k, probs, n, ptr, idx, val, temperature, 1.0)
-        else:
+        else:         # only the chosen leaf's
             c = cnt[side]
             vals[side, c] = scores[k]
-            z = nnz[side] + leaf_features_into(s, k, out, vidx[side], vval[side], nnz[side])
+            z = nnz[side] + leaf_features_unsorted_into(s, k, out, vidx[side], vval[side], nnz[side])
             nnz[side] = z
             vptr[side, c + 1] = z
         cnt[side] += 1

@@ -24,7 +24,9 @@ The features are in compressed sparse rows: row ``k`` is
 ``leaf_idx[leaf_ptr[k]:leaf_ptr[k+1]]``, ``leaf_val[...]``. :func:`root_leaves_into` is the same
 in nopython code for the learners' loops (buffers from :func:`new_leaves_buffers`);
 :func:`root_scores_into` and :func:`leaf_features_into` split it for learners that need the
-features of one leaf only (the TD learners: the chosen move's).
+features of one leaf only (the TD learners: the chosen move's); :func:`leaf_features_unsorted_into`
+gives the same entries in the order of the feature scan, which is all the learners' sums over a
+leaf's features need (no sort).
 """
 
 from __future__ import annotations
@@ -34,21 +36,22 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from gamelib.evaluation.shogi import MAX_ACTIVE, features
+from gamelib.evaluation.shogi import MAX_ACTIVE, N_FEATURES, features, features_unsorted
 from gamelib.minishogi import core as mc
 
 from . import core as sc
 from .state import as_search_state, check_eval_args, thread_workspace
 
 __all__ = ["RootLeaves", "root_leaves", "root_leaves_into", "root_scores_into", "leaf_features_into",
-           "new_leaves_buffers"]
+           "leaf_features_unsorted_into", "new_leaves_buffers"]
 
 _NO_BUDGET = np.int64(1) << 62
 
 
 def new_leaves_buffers():
     """Output buffers of :func:`root_leaves_into`: ``(moves, scores, leaf_kind, leaf_ptr,
-    leaf_idx, leaf_val, fidx, fval, lines)`` sized for any position (``MAX_MOVES`` moves)."""
+    leaf_idx, leaf_val, fidx, fval, lines, pos)`` sized for any position (``MAX_MOVES``
+    moves); ``pos`` is the zeroed scratch of :func:`leaf_features_unsorted_into`."""
     n = mc.MAX_MOVES
     return (
         np.zeros(n, dtype=np.int32),
@@ -60,6 +63,7 @@ def new_leaves_buffers():
         np.zeros(MAX_ACTIVE, dtype=np.int32),
         np.zeros(MAX_ACTIVE, dtype=np.float64),
         np.zeros((n, sc.MAX_PLY + 1), dtype=np.int32),
+        np.zeros(N_FEATURES, dtype=np.int32),
     )
 
 
@@ -95,11 +99,8 @@ def root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out):
     return n
 
 
-@njit(cache=True)
-def leaf_features_into(s, k, out, idx, val, start):
-    """Write the features of root move ``k``'s principal leaf, from the root side to move's view,
-    into ``idx[start:]``/``val[start:]`` after :func:`root_scores_into` filled ``out``; returns
-    their number (0 for a leaf that ends the game). ``s`` (the root) is restored."""
+@njit(cache=True, inline="always")
+def _leaf_features(s, k, out, idx, val, start, in_scan_order):
     moves, leaf_kind, fidx, fval, lines = out[0], out[2], out[6], out[7], out[8]
     if leaf_kind[k] != sc.LEAF_STATIC:
         return 0
@@ -108,7 +109,10 @@ def leaf_features_into(s, k, out, idx, val, start):
     mc.make_move(s, np.int64(moves[k]))
     for j in range(plen):
         mc.make_move(s, np.int64(lines[k, j + 1]))
-    nf = features(s, fidx, fval)
+    if in_scan_order:
+        nf = features_unsorted(s, fidx, fval, out[9])
+    else:
+        nf = features(s, fidx, fval)
     sign = 1.0 if s[mc.STM] == root_side else -1.0
     for j in range(plen + 1):
         mc.unmake_move(s)
@@ -116,6 +120,22 @@ def leaf_features_into(s, k, out, idx, val, start):
         idx[start + j] = fidx[j]
         val[start + j] = sign * fval[j]
     return nf
+
+
+@njit(cache=True)
+def leaf_features_into(s, k, out, idx, val, start):
+    """Write the features of root move ``k``'s principal leaf, from the root side to move's view,
+    into ``idx[start:]``/``val[start:]`` after :func:`root_scores_into` filled ``out``; returns
+    their number (0 for a leaf that ends the game). ``s`` (the root) is restored."""
+    return _leaf_features(s, k, out, idx, val, start, False)
+
+
+@njit(cache=True)
+def leaf_features_unsorted_into(s, k, out, idx, val, start):
+    """:func:`leaf_features_into` with the entries in the feature scan's order instead of sorted
+    by index (:func:`gamelib.evaluation.shogi.features_unsorted`): the learners' sums over a
+    leaf's features do not depend on the order of its distinct indices."""
+    return _leaf_features(s, k, out, idx, val, start, True)
 
 
 @njit(cache=True)
