@@ -74,7 +74,7 @@ def root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out):
     then the moves), returns ``n``; :func:`leaf_features_into` then gives the features of the
     leaves one needs (a TD learner: only the chosen move's). Same arguments as
     :func:`root_leaves_into`; the scores and lines are exactly its."""
-    mv, ordk, pv, ctl, tt, tts = ws
+    mv, ordk, pv, ctl, tt, tts, ec, ecv = ws
     moves, scores, leaf_kind, lines = out[0], out[1], out[2], out[8]
     # the recursive search must always see the same array types (C-contiguous): numba's
     # cache of a recursive function compiled for two signatures crashes when loaded
@@ -90,7 +90,7 @@ def root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out):
         moves[k] = mv[k]
     for k in range(n):
         m = np.int64(moves[k])
-        scores[k] = sc.search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, 0.0, m, -sc.INF, sc.INF, depth)
+        scores[k] = sc.search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, ec, ecv, 0.0, m, -sc.INF, sc.INF, depth)
         leaf_kind[k] = ctl[sc.C_LEAF + 1]
         plen = ctl[sc.C_PVLEN + 1]
         lines[k, 0] = plen
