@@ -312,6 +312,20 @@ def _build_lines():
 BETWEEN, LINE = _build_lines()
 
 
+def _build_directions():
+    """DIRECTION[a, b]: the direction d (0..7) with b on the ray from a in direction d, -1 if
+    the squares are not aligned."""
+    direction = np.full((R.SQUARES, R.SQUARES), -1, dtype=np.int64)
+    for a in range(R.SQUARES):
+        for d in range(8):
+            for k in range(RAY_N[a, d]):
+                direction[a, int(RAY[a, d, k])] = d
+    return direction
+
+
+DIRECTION = _build_directions()
+
+
 def _build_zobrist(seed: int = 20240525):
     rng = np.random.default_rng(seed)
     lo, hi = np.iinfo(np.int64).min, np.iinfo(np.int64).max
@@ -429,6 +443,40 @@ def _attacked_by(s, sq, by, ignore):
                     return True
             break
     return False
+
+
+@njit(cache=True, inline="always")
+def _ray_attacker(s, sq, d, by):
+    """True if the first piece on the ray from ``sq`` in direction ``d`` is ``by``'s and
+    attacks ``sq`` (one direction of :func:`_attacked_by`)."""
+    od = (d + 4) & 7
+    for k in range(RAY_N[sq, d]):
+        q = s[RAY[sq, d, k]]
+        if q == 0:
+            continue
+        if (q >> 4) != by:
+            return False
+        if k == 0:
+            return (ATT_ADJ[q] >> od) & 1 == 1
+        return (ATT_SLIDE[q] >> od) & 1 == 1
+    return False
+
+
+@njit(cache=True, inline="always")
+def _checks_after(s, side, frm, to):
+    """True if ``side``'s move from ``frm`` (> DROP_BASE: a drop) to ``to``, just made, checks
+    the enemy king: :func:`_attacked_by` of the enemy king's square, given that the enemy king
+    was not attacked before the move (a legal position). Only two rays can have changed: the one
+    from the king through ``to`` (the moved piece) and the one through ``frm`` (a discovered
+    attack)."""
+    ek = s[KING_SQ + 1 - side]
+    d = DIRECTION[ek, to]
+    if d >= 0 and _ray_attacker(s, ek, d, side):
+        return True
+    if frm > DROP_BASE:
+        return False
+    d2 = DIRECTION[ek, frm]
+    return d2 >= 0 and d2 != d and _ray_attacker(s, ek, d2, side)
 
 
 @kernel
@@ -724,7 +772,12 @@ def is_legal(s, m, buf, start):
 # ----------------------------------------------------------------------------- make / unmake
 @kernel
 def make_move(s, m):
-    """Play legal move ``m`` (as generated for ``s``) in place, recording it in the history."""
+    """Play legal move ``m`` (as generated for ``s``) in place, recording it in the history.
+
+    The history's check flag of the new position is found on the two rays from the enemy king
+    that the move can change (through its destination and through its origin), which assumes a
+    legal position: the side not to move is not in check (as in every position of a game, and
+    as :func:`gamelib.minishogi.notation.parse_sfen` ensures)."""
     p = s[PLY]
     base = HIST + HIST_STRIDE * p
     if base + 2 * HIST_STRIDE > s.shape[0]:
@@ -768,7 +821,7 @@ def make_move(s, m):
     s[PLY] = p + 1
     nb = base + HIST_STRIDE
     s[nb] = h
-    s[nb + 1] = 1 if _attacked_by(s, s[KING_SQ + enemy], side, -1) else 0
+    s[nb + 1] = 1 if _checks_after(s, side, frm, to) else 0
     s[nb + 2] = 0
 
 
