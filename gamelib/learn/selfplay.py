@@ -428,10 +428,13 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
     vptr[0, 0] = 0
     vptr[1, 0] = 0
     while True:
-        r = core.game_result(s, buf, 0, max_plies)
-        if r != core.RESULT_NONE:
+        n = 0
+        r = core.rule_result(s, max_plies)
+        if r == core.RESULT_NONE:
+            n = root_scores_into(s, theta, kind, 1, qdepth, max_plies, ws, out)
+        if n == 0:  # the game is over: game_result says how (no legal move loses first)
+            r = core.game_result(s, buf, 0, max_plies)
             break
-        n = root_scores_into(s, theta, kind, 1, qdepth, max_plies, ws, out)
         softmax_into(scores, n, temperature, probs)
         k = sample_from(probs, n, np.random.random())
         side = s[core.STM]

@@ -64,8 +64,8 @@ also as ``gen_captures(s, buf, start)``),
 ``make_move(s, m)``, ``unmake_move(s)``, ``in_check(s)``, ``gives_check(s, m)``,
 ``is_attacked(s, sq, by)``, ``is_legal(s, m, buf, start)`` (e.g. a transposition-table move),
 ``is_capture(m)`` / ``captured_type(m)`` / ``is_promotion(m)`` / ``is_drop(m)``, ``last_move(s)``,
-``repetition_result(s)`` and ``game_result(s, buf, start, max_plies)`` (``RESULT_*`` codes), and
-``s[HASH]`` as the transposition key.
+``repetition_result(s)``, ``game_result(s, buf, start, max_plies)`` and ``rule_result(s,
+max_plies)`` (``RESULT_*`` codes), and ``s[HASH]`` as the transposition key.
 """
 
 from __future__ import annotations
@@ -125,6 +125,7 @@ __all__ = [
     "is_capture",
     "repetition_result",
     "game_result",
+    "rule_result",
     "perft",
     "perft_divide",
 ]
@@ -994,6 +995,13 @@ def game_result(s, buf, start, max_plies):
     """
     if gen_moves(s, buf, start, False) == 0:
         return RESULT_GOTE_WINS if s[STM] == 0 else RESULT_SENTE_WINS
+    return rule_result(s, max_plies)
+
+
+@kernel
+def rule_result(s, max_plies):
+    """:func:`game_result` for a side that has a legal move: the repetition rule, then the ply
+    cap (a loop that generates the moves anyway tests for none itself and saves a generation)."""
     r = repetition_result(s)
     if r != RESULT_NONE:
         return r
