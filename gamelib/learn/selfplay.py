@@ -66,6 +66,7 @@ from gamelib.learn.td import DEFAULT_BETA, add_td_lambda
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import parse_sfen, usi_to_move
+from gamelib.runtime.kernels import kernel
 from gamelib.search import (leaf_features_unsorted_into, new_leaves_buffers, new_workspace,
                             root_scores_into)
 
@@ -459,6 +460,21 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
     info[3] = cnt[1]
 
 
+@kernel
+def _take_nonzeros(row, idx, val):
+    """Move the non-zero entries of ``row`` into ``idx``/``val`` (ascending indices), leaving
+    ``row`` all zeros; returns their number."""
+    n = 0
+    for i in range(row.shape[0]):
+        x = row[i]
+        if x != 0.0:
+            idx[n] = i
+            val[n] = x
+            n += 1
+            row[i] = 0.0
+    return n
+
+
 @njit(cache=True)
 def _tie_sides(theta, before, half):
     """θ_stm = θ_opp = w + Δ_stm + Δ_opp, with w = ``before[:half]`` the tied weights before an
@@ -547,17 +563,21 @@ def play_pg_games(theta, settings: LearnerSettings, seeds) -> list[SelfPlayGame]
     info = np.zeros(4, dtype=np.int64)
     rew = np.zeros(2)
     mlog = np.zeros(settings.max_plies + 1, dtype=np.int32)
+    g_idx = np.zeros(theta.size, dtype=np.int32)
+    g_val = np.zeros(theta.size)
     records = []
     for seed in seeds:
-        g[:] = 0.0
         _selfplay_game(theta, start, ev.EVAL_LINEAR, settings.qdepth, settings.temperature,
                        settings.max_plies, int(seed), settings.reward == "non_mdp",
                        settings.bonus, True, g, vals, vptr, vidx, vval, ws, out, probs, buf,
                        info, rew, mlog)
-        nz = [np.flatnonzero(g[side]).astype(np.int32) for side in range(2)]
+        sparse = []
+        for side in range(2):
+            n = _take_nonzeros(g[side], g_idx, g_val)
+            sparse.append((g_idx[:n].copy(), g_val[:n].copy()))
         records.append(SelfPlayGame(int(info[0]), int(info[1]), rew.copy(), info[2:4].copy(),
-                                  mlog[:info[1]].copy(), tuple(nz),
-                                  tuple(g[side, nz[side]] for side in range(2))))
+                                  mlog[:info[1]].copy(), (sparse[0][0], sparse[1][0]),
+                                  (sparse[0][1], sparse[1][1])))
     return records
 
 

@@ -38,6 +38,7 @@ from numba import njit
 
 from gamelib.evaluation.shogi import MAX_ACTIVE, N_FEATURES, features, features_unsorted
 from gamelib.minishogi import core as mc
+from gamelib.runtime.kernels import kernel
 
 from . import core as sc
 from .state import as_search_state, check_eval_args, thread_workspace
@@ -100,21 +101,20 @@ def root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out):
 
 
 @njit(cache=True, inline="always")
-def _leaf_features(s, k, out, idx, val, start, in_scan_order):
-    moves, leaf_kind, fidx, fval, lines = out[0], out[2], out[6], out[7], out[8]
-    if leaf_kind[k] != sc.LEAF_STATIC:
-        return 0
-    root_side = s[mc.STM]
+def _to_leaf(s, k, out):
+    """Play root move ``k`` and its principal line; returns the number of moves played."""
+    moves, lines = out[0], out[8]
     plen = lines[k, 0]
     mc.make_move(s, np.int64(moves[k]))
     for j in range(plen):
         mc.make_move(s, np.int64(lines[k, j + 1]))
-    if in_scan_order:
-        nf = features_unsorted(s, fidx, fval, out[9])
-    else:
-        nf = features(s, fidx, fval)
-    sign = 1.0 if s[mc.STM] == root_side else -1.0
-    for j in range(plen + 1):
+    return plen + 1
+
+
+@njit(cache=True, inline="always")
+def _back_to_root(s, plies, nf, sign, fidx, fval, idx, val, start):
+    """Take back ``plies`` moves; copy ``nf`` features times ``sign`` to ``idx/val[start:]``."""
+    for j in range(plies):
         mc.unmake_move(s)
     for j in range(nf):
         idx[start + j] = fidx[j]
@@ -127,15 +127,27 @@ def leaf_features_into(s, k, out, idx, val, start):
     """Write the features of root move ``k``'s principal leaf, from the root side to move's view,
     into ``idx[start:]``/``val[start:]`` after :func:`root_scores_into` filled ``out``; returns
     their number (0 for a leaf that ends the game). ``s`` (the root) is restored."""
-    return _leaf_features(s, k, out, idx, val, start, False)
+    if out[2][k] != sc.LEAF_STATIC:
+        return 0
+    root_side = s[mc.STM]
+    plies = _to_leaf(s, k, out)
+    nf = features(s, out[6], out[7])
+    sign = 1.0 if s[mc.STM] == root_side else -1.0
+    return _back_to_root(s, plies, nf, sign, out[6], out[7], idx, val, start)
 
 
-@njit(cache=True)
+@kernel
 def leaf_features_unsorted_into(s, k, out, idx, val, start):
     """:func:`leaf_features_into` with the entries in the feature scan's order instead of sorted
     by index (:func:`gamelib.evaluation.shogi.features_unsorted`): the learners' sums over a
     leaf's features do not depend on the order of its distinct indices."""
-    return _leaf_features(s, k, out, idx, val, start, True)
+    if out[2][k] != sc.LEAF_STATIC:
+        return 0
+    root_side = s[mc.STM]
+    plies = _to_leaf(s, k, out)
+    nf = features_unsorted(s, out[6], out[7], out[9])
+    sign = 1.0 if s[mc.STM] == root_side else -1.0
+    return _back_to_root(s, plies, nf, sign, out[6], out[7], idx, val, start)
 
 
 @njit(cache=True)
