@@ -602,15 +602,34 @@ def gen_moves(s, buf, start, captures_only):
     n_check, csq, pinned = _checkers_and_pins(s, side, ksq)
     n = start
     kpc = s[ksq]
-    for k in range(STEP_N[kpc, ksq]):
-        t = STEP_TO[kpc, ksq, k]
-        q = s[t]
-        if q != 0 and (q >> 4) == side:
-            continue
-        if _attacked_by(s, t, enemy, ksq):
-            continue
-        buf[n] = t | (ksq << 5) | ((q & 15) << 11)
-        n += 1
+    own_occ = 0
+    enemy_occ = 0
+    for sq in range(25):
+        q = s[sq]
+        own_occ |= np.int64(q != 0 and (q >> 4) == side) << sq
+        enemy_occ |= np.int64(q != 0 and (q >> 4) == enemy) << sq
+    kt = STEP_MASK[kpc, ksq] & ~own_occ
+    if kt:
+        # the squares the enemy attacks, its sliders seeing through our king: the king's
+        # steps are :func:`_attacked_by` (s, t, enemy, ksq) of each target in one pass
+        occ = (own_occ | enemy_occ) & ~(np.int64(1) << ksq)
+        att = 0
+        rest = enemy_occ
+        while rest:
+            sq = _ctz(rest)
+            rest &= rest - 1
+            q = s[sq]
+            att |= STEP_MASK[q, sq]
+            for j in range(SLIDE_ND[q]):
+                d = SLIDE_DIR[q, j]
+                t = first_on_ray(sq, d, occ)
+                att |= RAY_MASK[sq, d] if t < 0 else BETWEEN[sq, t] | (np.int64(1) << t)
+        for k in range(STEP_N[kpc, ksq]):
+            t = STEP_TO[kpc, ksq, k]
+            if ((kt >> t) & 1) == 0 or (att >> t) & 1:
+                continue
+            buf[n] = t | (ksq << 5) | ((s[t] & 15) << 11)
+            n += 1
     if n_check > 1:
         return n - start
     if n_check == 1:
@@ -621,10 +640,11 @@ def gen_moves(s, buf, start, captures_only):
         target = _FULL
     own_pawn = _PAWN | (side << 4)
     pawn_cols = 0
-    for frm in range(25):
+    rest = own_occ
+    while rest:
+        frm = _ctz(rest)
+        rest &= rest - 1
         pc = s[frm]
-        if pc == 0 or (pc >> 4) != side:
-            continue
         if pc == own_pawn:
             pawn_cols |= 1 << (frm % 5)
         if frm == ksq:
