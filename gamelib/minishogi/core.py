@@ -486,36 +486,46 @@ def is_attacked(s, sq, by):
     return _attacked_by(s, sq, by, -1)
 
 
+@njit(cache=True, inline="always")
+def _occupancy(s, side):
+    """Bitmasks of the squares of ``side``'s pieces and of the other side's."""
+    own = 0
+    other = 0
+    for sq in range(25):
+        q = s[sq]
+        own |= np.int64(q != 0 and (q >> 4) == side) << sq
+        other |= np.int64(q != 0 and (q >> 4) != side) << sq
+    return own, other
+
+
 @kernel
-def _checkers_and_pins(s, side, ksq):
-    """Checkers of ``side``'s king on ``ksq``: (count, square of one checker, pinned bitboard)."""
+def _checkers_and_pins(s, side, ksq, occ):
+    """Checkers of ``side``'s king on ``ksq``: (count, square of one checker, pinned bitboard);
+    ``occ`` is the occupancy bitmask. On each of the eight rays from the king: the first piece,
+    a checker if it is the enemy's and attacks the king, else the next one behind it, which pins
+    it if it is an enemy slider along the ray."""
     n_check = 0
     csq = -1
     pinned = 0
     enemy = 1 - side
     for d in range(8):
+        t = first_on_ray(ksq, d, occ)
+        if t < 0:
+            continue
         od = (d + 4) & 7
-        first = -1
-        for k in range(RAY_N[ksq, d]):
-            t = RAY[ksq, d, k]
-            q = s[t]
-            if q == 0:
-                continue
-            if first < 0:
-                if (q >> 4) == enemy:
-                    if k == 0:
-                        hit = (ATT_ADJ[q] >> od) & 1
-                    else:
-                        hit = (ATT_SLIDE[q] >> od) & 1
-                    if hit:
-                        n_check += 1
-                        csq = t
-                    break
-                first = t
+        q = s[t]
+        if (q >> 4) == enemy:
+            if t == RAY[ksq, d, 0]:
+                hit = (ATT_ADJ[q] >> od) & 1
             else:
-                if (q >> 4) == enemy and (ATT_SLIDE[q] >> od) & 1:
-                    pinned |= 1 << first
-                break
+                hit = (ATT_SLIDE[q] >> od) & 1
+            if hit:
+                n_check += 1
+                csq = t
+        else:
+            b = first_on_ray(t, d, occ)
+            if b >= 0 and (s[b] >> 4) == enemy and (ATT_SLIDE[s[b]] >> od) & 1:
+                pinned |= 1 << t
     return n_check, csq, pinned
 
 
@@ -537,7 +547,8 @@ def _pawn_drop_mates(s, side, to):
             break
     if mate:
         # capture of the pawn by a piece other than the king (the king was tried above)
-        pinned = _checkers_and_pins(s, enemy, ek)[2]
+        own, other = _occupancy(s, enemy)
+        pinned = _checkers_and_pins(s, enemy, ek, own | other)[2]
         for d in range(8):
             od = (d + 4) & 7
             for k in range(RAY_N[to, d]):
@@ -599,15 +610,10 @@ def gen_moves(s, buf, start, captures_only):
     side = s[STM]
     enemy = 1 - side
     ksq = s[KING_SQ + side]
-    n_check, csq, pinned = _checkers_and_pins(s, side, ksq)
+    own_occ, enemy_occ = _occupancy(s, side)
+    n_check, csq, pinned = _checkers_and_pins(s, side, ksq, own_occ | enemy_occ)
     n = start
     kpc = s[ksq]
-    own_occ = 0
-    enemy_occ = 0
-    for sq in range(25):
-        q = s[sq]
-        own_occ |= np.int64(q != 0 and (q >> 4) == side) << sq
-        enemy_occ |= np.int64(q != 0 and (q >> 4) == enemy) << sq
     kt = STEP_MASK[kpc, ksq] & ~own_occ
     if kt:
         # the squares the enemy attacks, its sliders seeing through our king: the king's
@@ -719,14 +725,9 @@ def gen_captures(s, buf, start):
     side = s[STM]
     enemy = 1 - side
     ksq = s[KING_SQ + side]
-    n_check, csq, pinned = _checkers_and_pins(s, side, ksq)
-    own_occ = 0
-    enemy_occ = 0
-    for sq in range(25):
-        q = s[sq]
-        own_occ |= np.int64(q != 0 and (q >> 4) == side) << sq
-        enemy_occ |= np.int64(q != 0 and (q >> 4) == enemy) << sq
+    own_occ, enemy_occ = _occupancy(s, side)
     occ = own_occ | enemy_occ
+    n_check, csq, pinned = _checkers_and_pins(s, side, ksq, occ)
     n = start
     kpc = s[ksq]
     if STEP_MASK[kpc, ksq] & enemy_occ:
