@@ -607,6 +607,13 @@ def gen_moves(s, buf, start, captures_only):
     """
     if captures_only:
         return gen_captures(s, buf, start)
+    return _legal_moves(s, buf, start, False)
+
+
+@njit(cache=True, inline="always")
+def _legal_moves(s, buf, start, first_only):
+    """:func:`gen_moves` of all moves; ``first_only``: stop after the king's moves or the board
+    moves once there is one (for :func:`has_legal_move`)."""
     side = s[STM]
     enemy = 1 - side
     ksq = s[KING_SQ + side]
@@ -636,7 +643,7 @@ def gen_moves(s, buf, start, captures_only):
                 continue
             buf[n] = t | (ksq << 5) | ((s[t] & 15) << 11)
             n += 1
-    if n_check > 1:
+    if n_check > 1 or (first_only and n > start):
         return n - start
     if n_check == 1:
         drop_target = BETWEEN[ksq, csq]
@@ -679,7 +686,7 @@ def gen_moves(s, buf, start, captures_only):
                     n = _add_moves(buf, n, frm, t, pc, q & 15, side)
                 if q != 0:
                     break
-    if drop_target == 0:
+    if drop_target == 0 or (first_only and n > start):
         return n - start
     h = HAND + 5 * side
     if s[h] + s[h + 1] + s[h + 2] + s[h + 3] + s[h + 4] == 0:
@@ -772,8 +779,9 @@ def count_legal_moves(s, buf, start):
 
 @kernel
 def has_legal_move(s, buf, start):
-    """True if the side to move has a legal move (``buf[start:]`` is scratch space)."""
-    return gen_moves(s, buf, start, False) > 0
+    """True if the side to move has a legal move (``buf[start:]`` is scratch space; the
+    generation stops at the first kind of moves that has one)."""
+    return _legal_moves(s, buf, start, True) > 0
 
 
 @kernel
@@ -1014,7 +1022,7 @@ def game_result(s, buf, start, max_plies):
     the game has lasted ``max_plies`` plies (``MOVE_NUMBER - 1 + PLY``), a draw.
     ``buf[start:]`` is scratch space for the move generator.
     """
-    if gen_moves(s, buf, start, False) == 0:
+    if not has_legal_move(s, buf, start):
         return RESULT_GOTE_WINS if s[STM] == 0 else RESULT_SENTE_WINS
     return rule_result(s, max_plies)
 

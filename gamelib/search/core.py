@@ -431,12 +431,15 @@ def qsearch(s, theta, mv, ordk, pv, ctl, ec, ecv, noise_std, alpha, beta, ply, q
     base = ply * _MAX_MOVES
     checked = s[_HIST + _HS * s[_PLY] + 1] != 0
     if checked:
+        if qleft <= 0 or ply >= MAX_PLY:  # only the mate test: does an evasion exist?
+            if not mc.has_legal_move(s, mv, base):
+                _leaf(ctl, ply, LEAF_MATED)
+                return -(MATE - ply)
+            return _cached_static(s, theta, ctl, ec, ecv, noise_std)
         n = mc.gen_moves(s, mv, base, False)
         if n == 0:
             _leaf(ctl, ply, LEAF_MATED)
             return -(MATE - ply)
-        if qleft <= 0 or ply >= MAX_PLY:
-            return _cached_static(s, theta, ctl, ec, ecv, noise_std)
         best = -INF - 1.0
     else:
         best = _cached_static(s, theta, ctl, ec, ecv, noise_std)
@@ -498,7 +501,7 @@ def pvs(s, theta, mv, ordk, pv, ctl, tt, tts, ec, ecv, noise_std, alpha, beta, d
             ctl[C_ABORT] = 1
             return 0.0
         ctl[C_NODES] += 1
-        if mc.gen_moves(s, mv, base, False) == 0:
+        if not mc.has_legal_move(s, mv, base):
             _leaf(ctl, ply, LEAF_MATED)
             return -(MATE - ply)
         _leaf(ctl, ply, LEAF_CAP)
