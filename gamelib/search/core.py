@@ -349,14 +349,17 @@ def _capture_key(s, m):
 
 @kernel
 def _order(s, mv, ordk, base, n, ttm, ply, ctl):
+    """Ordering keys (all >= 0) of the moves ``mv[base:base + n]``; returns how many are > 0."""
     side = s[_STM]
     k1 = ctl[C_KILLERS + 2 * ply]
     k2 = ctl[C_KILLERS + 2 * ply + 1]
     use_hist = ctl[C_USE_HISTORY] != 0
+    positive = 0
     for i in range(base, base + n):
         m = np.int64(mv[i])
         if (m & 0x7FF) == ttm:
             ordk[i] = _KEY_TT
+            positive += 1
             continue
         key = _capture_key(s, m)
         if key == 0:
@@ -367,6 +370,8 @@ def _order(s, mv, ordk, base, n, ttm, ply, ctl):
             elif use_hist:
                 key = ctl[C_HISTORY + side * 1024 + (m & 0x3FF)]
         ordk[i] = key
+        positive += key > 0
+    return positive
 
 
 @njit(cache=True, inline="always")
@@ -535,12 +540,14 @@ def pvs(s, theta, mv, ordk, pv, ctl, tt, tts, ec, ecv, noise_std, alpha, beta, d
     if n == 0:
         _leaf(ctl, ply, LEAF_MATED)
         return -(MATE - ply)
-    _order(s, mv, ordk, base, n, ttm, ply, ctl)
+    # selection sort, but once the moves with a positive key are picked the others (key 0) come
+    # in array order, as _pick would give them (it takes the first of equal keys)
+    sorted_end = base + _order(s, mv, ordk, base, n, ttm, ply, ctl)
     alpha0 = alpha
     best = -INF - 1.0
     best_move = np.int64(-1)
     for i in range(base, base + n):
-        m = _pick(mv, ordk, i, base + n)
+        m = _pick(mv, ordk, i, base + n) if i < sorted_end else np.int64(mv[i])
         _make(s, ctl, m)
         if i == base or pv_node == 0:
             v = -pvs(s, theta, mv, ordk, pv, ctl, tt, tts, ec, ecv, noise_std, -beta, -alpha, depth - 1, ply + 1, pv_node)
