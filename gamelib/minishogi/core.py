@@ -311,6 +311,9 @@ def _build_lines():
 
 
 BETWEEN, LINE = _build_lines()
+#: FILE_MASKS[c]: the squares of the files whose bits are set in the 5-bit mask c (bit = sq % 5).
+FILE_MASKS = np.array([sum(1 << sq for sq in range(R.SQUARES) if (c >> (sq % R.FILES)) & 1)
+                       for c in range(1 << R.FILES)], dtype=np.int64)
 
 
 def _build_directions():
@@ -692,17 +695,22 @@ def _legal_moves(s, buf, start, first_only):
     if s[h] + s[h + 1] + s[h + 2] + s[h + 3] + s[h + 4] == 0:
         return n - start
     ek_front = PAWN_CHECK_SQ[side, s[KING_SQ + enemy]]  # where our pawn would check their king
-    pawn_dead = DEAD[own_pawn]
-    for t in range(25):
-        if s[t] != 0 or ((drop_target >> t) & 1) == 0:
-            continue
-        for ht in range(1, 6):
-            if s[h + ht - 1] == 0:
-                continue
+    pawn_squares = ~DEAD[own_pawn]  # where a pawn may be dropped
+    if _NIFU:
+        pawn_squares &= ~FILE_MASKS[pawn_cols]
+    in_hand = 0  # bit ht: a piece of hand type ht in hand
+    for ht in range(1, 6):
+        in_hand |= np.int64(s[h + ht - 1] != 0) << ht
+    empty = drop_target & ~(own_occ | enemy_occ) & _FULL
+    while empty:
+        t = _ctz(empty)
+        empty &= empty - 1
+        types = in_hand
+        while types:
+            ht = _ctz(types)
+            types &= types - 1
             if ht == _PAWN:
-                if (pawn_dead >> t) & 1:
-                    continue
-                if _NIFU and (pawn_cols >> (t % 5)) & 1:
+                if ((pawn_squares >> t) & 1) == 0:
                     continue
                 if _UCHIFUZUME and t == ek_front and _pawn_drop_mates(s, side, t):
                     continue
