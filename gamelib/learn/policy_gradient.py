@@ -36,9 +36,9 @@ Sente and gote are two agents with the same parameters. Each agent's M episodes 
 in the M games, with its own reward) give an estimator (1) with its own baseline (2); the shared
 θ takes both agents' steps: ``θ ← θ + α (∇Ĵ_sente + ∇Ĵ_gote)`` (:func:`self_play_update`).
 
-Numba kernels (``@njit(cache=True)``) do the per-move work on sparse feature rows in
-compressed-sparse-row form (``ptr``, ``idx``, ``val``: row k holds the features of move k's
-leaf); the Python functions validate their input and raise ``ValueError`` naming what is wrong.
+Numba kernels (``@njit(cache=True)``; the per-move ones :func:`gamelib.runtime.kernels.kernel`)
+do the per-move work on sparse feature rows in compressed-sparse-row form (``ptr``, ``idx``,
+``val``: row k holds the features of move k's leaf); the Python functions validate their input and raise ``ValueError`` naming what is wrong.
 """
 
 from __future__ import annotations
@@ -47,6 +47,8 @@ import math
 
 import numpy as np
 from numba import njit
+
+from gamelib.runtime.kernels import kernel
 
 __all__ = [
     "BASELINES",
@@ -66,7 +68,7 @@ BASELINES = ("component", "norm", "mean", "none")
 
 
 # ----------------------------------------------------------------------------- numba kernels
-@njit(cache=True)
+@kernel
 def softmax_into(scores, n, temperature, out):
     """Eq. (6): ``out[k] = exp(scores[k]/T) / Σ_j exp(scores[j]/T)`` for ``k < n``.
 
@@ -87,7 +89,7 @@ def softmax_into(scores, n, temperature, out):
     return math.log(z)
 
 
-@njit(cache=True)
+@kernel
 def add_log_policy_gradient(g, chosen, probs, n, ptr, idx, val, temperature, scale):
     """Eq. (7): ``g += scale · (φ(s, a_chosen) − Σ_k π_k φ(s, a_k)) / T``.
 
@@ -106,7 +108,7 @@ def add_log_policy_gradient(g, chosen, probs, n, ptr, idx, val, temperature, sca
             g[idx[j]] += w * val[j]
 
 
-@njit(cache=True)
+@kernel
 def sample_from(probs, n, u):
     """Index k drawn from ``probs[:n]`` by inversion with a uniform ``u`` in [0, 1)."""
     acc = 0.0

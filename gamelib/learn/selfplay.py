@@ -37,9 +37,11 @@ TD(λ)         the position right after  TD(λ) over the positions after the age
               a (no search)
 ============  ========================  =======================================================
 
-The TD learners need the features of the chosen move's leaf only: they search every move with
-:func:`~gamelib.search.root_scores_into` and take that one leaf's features with
-:func:`~gamelib.search.leaf_features_into` (the same numbers as :func:`root_leaves_into`).
+Every learner searches every move with :func:`~gamelib.search.root_scores_into` and takes the
+leaves' features with :func:`~gamelib.search.leaf_features_unsorted_into` (the numbers of
+:func:`root_leaves_into`, in the feature scan's order: the sums of eqs. 7 and of TD(λ) over a
+leaf's distinct features do not depend on their order): PGLeaf and REINFORCE every leaf's, the TD
+learners the chosen move's only.
 
 "No search" is ``depth=1, qdepth=0`` for :func:`~gamelib.search.root_leaves_into`: the static
 evaluation of the position after the move, without quiescence -- the paper's REINFORCE and TD(λ)
@@ -64,8 +66,9 @@ from gamelib.learn.td import DEFAULT_BETA, add_td_lambda
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import parse_sfen, usi_to_move
-from gamelib.search import (leaf_features_into, new_leaves_buffers, new_workspace,
-                            root_leaves_into, root_scores_into)
+from gamelib.runtime.kernels import kernel
+from gamelib.search import (leaf_features_unsorted_into, new_leaves_buffers, new_workspace,
+                            root_scores_into)
 
 __all__ = ["REWARDS", "ALGORITHMS", "ENCLOSURE_BONUS", "LearnerSettings", "SelfPlayGame",
            "enclosure_bonus", "enclosure_bonus_usi", "game_rewards", "mirror_replies", "play_pg_games",
@@ -426,22 +429,25 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
     vptr[0, 0] = 0
     vptr[1, 0] = 0
     while True:
-        r = core.game_result(s, buf, 0, max_plies)
-        if r != core.RESULT_NONE:
-            break
-        if pg_mode:   # every leaf's features (eq. 7)
-            n = root_leaves_into(s, theta, kind, 1, qdepth, max_plies, ws, out)
-        else:         # only the chosen leaf's
+        n = 0
+        r = core.rule_result(s, max_plies)
+        if r == core.RESULT_NONE:
             n = root_scores_into(s, theta, kind, 1, qdepth, max_plies, ws, out)
+        if n == 0:  # the game is over: game_result says how (no legal move loses first)
+            r = core.game_result(s, buf, 0, max_plies)
+            break
         softmax_into(scores, n, temperature, probs)
         k = sample_from(probs, n, np.random.random())
         side = s[core.STM]
-        if pg_mode:
+        if pg_mode:   # every leaf's features (eq. 7)
+            ptr[0] = 0
+            for j in range(n):
+                ptr[j + 1] = ptr[j] + leaf_features_unsorted_into(s, j, out, idx, val, ptr[j])
             add_log_policy_gradient(g[side], k, probs, n, ptr, idx, val, temperature, 1.0)
-        else:
+        else:         # only the chosen leaf's
             c = cnt[side]
             vals[side, c] = scores[k]
-            z = nnz[side] + leaf_features_into(s, k, out, vidx[side], vval[side], nnz[side])
+            z = nnz[side] + leaf_features_unsorted_into(s, k, out, vidx[side], vval[side], nnz[side])
             nnz[side] = z
             vptr[side, c + 1] = z
         cnt[side] += 1
@@ -452,6 +458,21 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
     info[1] = s[core.PLY]
     info[2] = cnt[0]
     info[3] = cnt[1]
+
+
+@kernel
+def _take_nonzeros(row, idx, val):
+    """Move the non-zero entries of ``row`` into ``idx``/``val`` (ascending indices), leaving
+    ``row`` all zeros; returns their number."""
+    n = 0
+    for i in range(row.shape[0]):
+        x = row[i]
+        if x != 0.0:
+            idx[n] = i
+            val[n] = x
+            n += 1
+            row[i] = 0.0
+    return n
 
 
 @njit(cache=True)
@@ -542,17 +563,21 @@ def play_pg_games(theta, settings: LearnerSettings, seeds) -> list[SelfPlayGame]
     info = np.zeros(4, dtype=np.int64)
     rew = np.zeros(2)
     mlog = np.zeros(settings.max_plies + 1, dtype=np.int32)
+    g_idx = np.zeros(theta.size, dtype=np.int32)
+    g_val = np.zeros(theta.size)
     records = []
     for seed in seeds:
-        g[:] = 0.0
         _selfplay_game(theta, start, ev.EVAL_LINEAR, settings.qdepth, settings.temperature,
                        settings.max_plies, int(seed), settings.reward == "non_mdp",
                        settings.bonus, True, g, vals, vptr, vidx, vval, ws, out, probs, buf,
                        info, rew, mlog)
-        nz = [np.flatnonzero(g[side]).astype(np.int32) for side in range(2)]
+        sparse = []
+        for side in range(2):
+            n = _take_nonzeros(g[side], g_idx, g_val)
+            sparse.append((g_idx[:n].copy(), g_val[:n].copy()))
         records.append(SelfPlayGame(int(info[0]), int(info[1]), rew.copy(), info[2:4].copy(),
-                                  mlog[:info[1]].copy(), tuple(nz),
-                                  tuple(g[side, nz[side]] for side in range(2))))
+                                  mlog[:info[1]].copy(), (sparse[0][0], sparse[1][0]),
+                                  (sparse[0][1], sparse[1][1])))
     return records
 
 

@@ -51,7 +51,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from gamelib.runtime.kernels import kernel
 
 __all__ = ["DEFAULT_BETA", "KNIGHTCAP_BETA", "squash", "squash_gradient_scale", "temporal_differences",
            "td_lambda_direction", "td_self_play_update"]
@@ -62,7 +63,7 @@ KNIGHTCAP_BETA = math.atanh(0.25) / 0.02
 DEFAULT_BETA = 1.0
 
 
-@njit(cache=True)
+@kernel
 def add_td_lambda(delta, values, ptr, idx, val, n, reward, lam, gamma, beta, scale):
     """``delta += scale · Σ_t ∇J̃_t Σ_{j≥t} (γλ)^{j−t} d_j`` for one agent's game.
 

@@ -194,9 +194,9 @@ def _shallow_kernel(s, theta, kind, qdepth, ws, leaf_board, leaf_hands):
 
     Returns ``(value, leaf stm, leaf kind, PV length)``; the value is from the side to move at
     ``s``, and equals ``±evaluate(leaf)`` for a static leaf."""
-    mv, ordk, pv, ctl, tt, tts = ws
+    mv, ordk, pv, ctl, tt, tts, ec, ecv = ws
     sc.setup(s, ctl, tt, np.int64(1) << 62, qdepth, kind, False, False, False, 0, 0)
-    v = sc.qsearch(s, theta, mv, ordk, pv, ctl, 0.0, -sc.INF, sc.INF, np.int64(0), np.int64(qdepth))
+    v = sc.qsearch(s, theta, mv, ordk, pv, ctl, ec, ecv, 0.0, -sc.INF, sc.INF, np.int64(0), np.int64(qdepth))
     n = ctl[sc.C_PVLEN]
     kind_out = ctl[sc.C_LEAF]
     for j in range(n):

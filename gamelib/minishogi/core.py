@@ -1,6 +1,7 @@
 """Numba core of 5×5 shogi: state array, integer moves, legal move generation, make/unmake.
 
-Everything here is ``@njit(cache=True)`` and callable from other nopython code (the search and
+Everything here is ``@njit(cache=True)`` (what the search calls: ``@kernel``, without reference
+counting, :mod:`gamelib.runtime.kernels`) and callable from other nopython code (the search and
 the learners). The rules come from :mod:`gamelib.minishogi.rules`; the tables below are built
 from it when this module is imported. (numba's on-disk cache is keyed on this file: after
 editing ``rules.py``, clear the cache directory.)
@@ -63,8 +64,8 @@ also as ``gen_captures(s, buf, start)``),
 ``make_move(s, m)``, ``unmake_move(s)``, ``in_check(s)``, ``gives_check(s, m)``,
 ``is_attacked(s, sq, by)``, ``is_legal(s, m, buf, start)`` (e.g. a transposition-table move),
 ``is_capture(m)`` / ``captured_type(m)`` / ``is_promotion(m)`` / ``is_drop(m)``, ``last_move(s)``,
-``repetition_result(s)`` and ``game_result(s, buf, start, max_plies)`` (``RESULT_*`` codes), and
-``s[HASH]`` as the transposition key.
+``repetition_result(s)``, ``game_result(s, buf, start, max_plies)`` and ``rule_result(s,
+max_plies)`` (``RESULT_*`` codes), and ``s[HASH]`` as the transposition key.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ from numba.cpython.unsafe.numbers import leading_zeros as _clz
 from numba.cpython.unsafe.numbers import trailing_zeros as _ctz
 
 from ..runtime.checks import check_int
+from ..runtime.kernels import kernel
 from . import rules as R
 
 __all__ = [
@@ -123,6 +125,7 @@ __all__ = [
     "is_capture",
     "repetition_result",
     "game_result",
+    "rule_result",
     "perft",
     "perft_divide",
 ]
@@ -308,6 +311,23 @@ def _build_lines():
 
 
 BETWEEN, LINE = _build_lines()
+#: FILE_MASKS[c]: the squares of the files whose bits are set in the 5-bit mask c (bit = sq % 5).
+FILE_MASKS = np.array([sum(1 << sq for sq in range(R.SQUARES) if (c >> (sq % R.FILES)) & 1)
+                       for c in range(1 << R.FILES)], dtype=np.int64)
+
+
+def _build_directions():
+    """DIRECTION[a, b]: the direction d (0..7) with b on the ray from a in direction d, -1 if
+    the squares are not aligned."""
+    direction = np.full((R.SQUARES, R.SQUARES), -1, dtype=np.int64)
+    for a in range(R.SQUARES):
+        for d in range(8):
+            for k in range(RAY_N[a, d]):
+                direction[a, int(RAY[a, d, k])] = d
+    return direction
+
+
+DIRECTION = _build_directions()
 
 
 def _build_zobrist(seed: int = 20240525):
@@ -407,7 +427,7 @@ def king_distance(a, b):
 
 
 # ----------------------------------------------------------------------------- attacks
-@njit(cache=True)
+@kernel
 def _attacked_by(s, sq, by, ignore):
     """True if side ``by`` attacks ``sq``, with square ``ignore`` taken as empty (-1: none)."""
     for d in range(8):
@@ -429,46 +449,90 @@ def _attacked_by(s, sq, by, ignore):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _ray_attacker(s, sq, d, by):
+    """True if the first piece on the ray from ``sq`` in direction ``d`` is ``by``'s and
+    attacks ``sq`` (one direction of :func:`_attacked_by`)."""
+    od = (d + 4) & 7
+    for k in range(RAY_N[sq, d]):
+        q = s[RAY[sq, d, k]]
+        if q == 0:
+            continue
+        if (q >> 4) != by:
+            return False
+        if k == 0:
+            return (ATT_ADJ[q] >> od) & 1 == 1
+        return (ATT_SLIDE[q] >> od) & 1 == 1
+    return False
+
+
+@njit(cache=True, inline="always")
+def _checks_after(s, side, frm, to):
+    """True if ``side``'s move from ``frm`` (> DROP_BASE: a drop) to ``to``, just made, checks
+    the enemy king: :func:`_attacked_by` of the enemy king's square, given that the enemy king
+    was not attacked before the move (a legal position). Only two rays can have changed: the one
+    from the king through ``to`` (the moved piece) and the one through ``frm`` (a discovered
+    attack)."""
+    ek = s[KING_SQ + 1 - side]
+    d = DIRECTION[ek, to]
+    if d >= 0 and _ray_attacker(s, ek, d, side):
+        return True
+    if frm > DROP_BASE:
+        return False
+    d2 = DIRECTION[ek, frm]
+    return d2 >= 0 and d2 != d and _ray_attacker(s, ek, d2, side)
+
+
+@kernel
 def is_attacked(s, sq, by):
     """True if side ``by`` attacks square ``sq`` in state ``s``."""
     return _attacked_by(s, sq, by, -1)
 
 
-@njit(cache=True)
-def _checkers_and_pins(s, side, ksq):
-    """Checkers of ``side``'s king on ``ksq``: (count, square of one checker, pinned bitboard)."""
+@njit(cache=True, inline="always")
+def _occupancy(s, side):
+    """Bitmasks of the squares of ``side``'s pieces and of the other side's."""
+    own = 0
+    other = 0
+    for sq in range(25):
+        q = s[sq]
+        own |= np.int64(q != 0 and (q >> 4) == side) << sq
+        other |= np.int64(q != 0 and (q >> 4) != side) << sq
+    return own, other
+
+
+@kernel
+def _checkers_and_pins(s, side, ksq, occ):
+    """Checkers of ``side``'s king on ``ksq``: (count, square of one checker, pinned bitboard);
+    ``occ`` is the occupancy bitmask. On each of the eight rays from the king: the first piece,
+    a checker if it is the enemy's and attacks the king, else the next one behind it, which pins
+    it if it is an enemy slider along the ray."""
     n_check = 0
     csq = -1
     pinned = 0
     enemy = 1 - side
     for d in range(8):
+        t = first_on_ray(ksq, d, occ)
+        if t < 0:
+            continue
         od = (d + 4) & 7
-        first = -1
-        for k in range(RAY_N[ksq, d]):
-            t = RAY[ksq, d, k]
-            q = s[t]
-            if q == 0:
-                continue
-            if first < 0:
-                if (q >> 4) == enemy:
-                    if k == 0:
-                        hit = (ATT_ADJ[q] >> od) & 1
-                    else:
-                        hit = (ATT_SLIDE[q] >> od) & 1
-                    if hit:
-                        n_check += 1
-                        csq = t
-                    break
-                first = t
+        q = s[t]
+        if (q >> 4) == enemy:
+            if t == RAY[ksq, d, 0]:
+                hit = (ATT_ADJ[q] >> od) & 1
             else:
-                if (q >> 4) == enemy and (ATT_SLIDE[q] >> od) & 1:
-                    pinned |= 1 << first
-                break
+                hit = (ATT_SLIDE[q] >> od) & 1
+            if hit:
+                n_check += 1
+                csq = t
+        else:
+            b = first_on_ray(t, d, occ)
+            if b >= 0 and (s[b] >> 4) == enemy and (ATT_SLIDE[s[b]] >> od) & 1:
+                pinned |= 1 << t
     return n_check, csq, pinned
 
 
-@njit(cache=True)
+@kernel
 def _pawn_drop_mates(s, side, to):
     """True if ``side`` dropping a pawn on ``to`` (which checks the enemy king) is checkmate."""
     enemy = 1 - side
@@ -486,7 +550,8 @@ def _pawn_drop_mates(s, side, to):
             break
     if mate:
         # capture of the pawn by a piece other than the king (the king was tried above)
-        pinned = _checkers_and_pins(s, enemy, ek)[2]
+        own, other = _occupancy(s, enemy)
+        pinned = _checkers_and_pins(s, enemy, ek, own | other)[2]
         for d in range(8):
             od = (d + 4) & 7
             for k in range(RAY_N[to, d]):
@@ -523,7 +588,7 @@ def _add_moves(buf, n, frm, to, pc, cap_type, side):
     return n + 1
 
 
-@njit(cache=True)
+@kernel
 def gen_moves(s, buf, start, captures_only):
     """Write the legal moves of ``s`` into ``buf[start:]`` and return how many there are.
 
@@ -545,22 +610,43 @@ def gen_moves(s, buf, start, captures_only):
     """
     if captures_only:
         return gen_captures(s, buf, start)
+    return _legal_moves(s, buf, start, False)
+
+
+@njit(cache=True, inline="always")
+def _legal_moves(s, buf, start, first_only):
+    """:func:`gen_moves` of all moves; ``first_only``: stop after the king's moves or the board
+    moves once there is one (for :func:`has_legal_move`)."""
     side = s[STM]
     enemy = 1 - side
     ksq = s[KING_SQ + side]
-    n_check, csq, pinned = _checkers_and_pins(s, side, ksq)
+    own_occ, enemy_occ = _occupancy(s, side)
+    n_check, csq, pinned = _checkers_and_pins(s, side, ksq, own_occ | enemy_occ)
     n = start
     kpc = s[ksq]
-    for k in range(STEP_N[kpc, ksq]):
-        t = STEP_TO[kpc, ksq, k]
-        q = s[t]
-        if q != 0 and (q >> 4) == side:
-            continue
-        if _attacked_by(s, t, enemy, ksq):
-            continue
-        buf[n] = t | (ksq << 5) | ((q & 15) << 11)
-        n += 1
-    if n_check > 1:
+    kt = STEP_MASK[kpc, ksq] & ~own_occ
+    if kt:
+        # the squares the enemy attacks, its sliders seeing through our king: the king's
+        # steps are :func:`_attacked_by` (s, t, enemy, ksq) of each target in one pass
+        occ = (own_occ | enemy_occ) & ~(np.int64(1) << ksq)
+        att = 0
+        rest = enemy_occ
+        while rest:
+            sq = _ctz(rest)
+            rest &= rest - 1
+            q = s[sq]
+            att |= STEP_MASK[q, sq]
+            for j in range(SLIDE_ND[q]):
+                d = SLIDE_DIR[q, j]
+                t = first_on_ray(sq, d, occ)
+                att |= RAY_MASK[sq, d] if t < 0 else BETWEEN[sq, t] | (np.int64(1) << t)
+        for k in range(STEP_N[kpc, ksq]):
+            t = STEP_TO[kpc, ksq, k]
+            if ((kt >> t) & 1) == 0 or (att >> t) & 1:
+                continue
+            buf[n] = t | (ksq << 5) | ((s[t] & 15) << 11)
+            n += 1
+    if n_check > 1 or (first_only and n > start):
         return n - start
     if n_check == 1:
         drop_target = BETWEEN[ksq, csq]
@@ -570,10 +656,11 @@ def gen_moves(s, buf, start, captures_only):
         target = _FULL
     own_pawn = _PAWN | (side << 4)
     pawn_cols = 0
-    for frm in range(25):
+    rest = own_occ
+    while rest:
+        frm = _ctz(rest)
+        rest &= rest - 1
         pc = s[frm]
-        if pc == 0 or (pc >> 4) != side:
-            continue
         if pc == own_pawn:
             pawn_cols |= 1 << (frm % 5)
         if frm == ksq:
@@ -602,23 +689,28 @@ def gen_moves(s, buf, start, captures_only):
                     n = _add_moves(buf, n, frm, t, pc, q & 15, side)
                 if q != 0:
                     break
-    if drop_target == 0:
+    if drop_target == 0 or (first_only and n > start):
         return n - start
     h = HAND + 5 * side
     if s[h] + s[h + 1] + s[h + 2] + s[h + 3] + s[h + 4] == 0:
         return n - start
     ek_front = PAWN_CHECK_SQ[side, s[KING_SQ + enemy]]  # where our pawn would check their king
-    pawn_dead = DEAD[own_pawn]
-    for t in range(25):
-        if s[t] != 0 or ((drop_target >> t) & 1) == 0:
-            continue
-        for ht in range(1, 6):
-            if s[h + ht - 1] == 0:
-                continue
+    pawn_squares = ~DEAD[own_pawn]  # where a pawn may be dropped
+    if _NIFU:
+        pawn_squares &= ~FILE_MASKS[pawn_cols]
+    in_hand = 0  # bit ht: a piece of hand type ht in hand
+    for ht in range(1, 6):
+        in_hand |= np.int64(s[h + ht - 1] != 0) << ht
+    empty = drop_target & ~(own_occ | enemy_occ) & _FULL
+    while empty:
+        t = _ctz(empty)
+        empty &= empty - 1
+        types = in_hand
+        while types:
+            ht = _ctz(types)
+            types &= types - 1
             if ht == _PAWN:
-                if (pawn_dead >> t) & 1:
-                    continue
-                if _NIFU and (pawn_cols >> (t % 5)) & 1:
+                if ((pawn_squares >> t) & 1) == 0:
                     continue
                 if _UCHIFUZUME and t == ek_front and _pawn_drop_mates(s, side, t):
                     continue
@@ -637,7 +729,7 @@ def first_on_ray(sq, d, occ):
     return _ctz(hit) if RAY_UP[d] else 63 - _clz(hit)
 
 
-@njit(cache=True)
+@kernel
 def gen_captures(s, buf, start):
     """:func:`gen_moves` with ``captures_only``: the legal captures (with or without promotion)
     into ``buf[start:]``, in the same order; returns their number.
@@ -648,14 +740,9 @@ def gen_captures(s, buf, start):
     side = s[STM]
     enemy = 1 - side
     ksq = s[KING_SQ + side]
-    n_check, csq, pinned = _checkers_and_pins(s, side, ksq)
-    own_occ = 0
-    enemy_occ = 0
-    for sq in range(25):
-        q = s[sq]
-        own_occ |= np.int64(q != 0 and (q >> 4) == side) << sq
-        enemy_occ |= np.int64(q != 0 and (q >> 4) == enemy) << sq
+    own_occ, enemy_occ = _occupancy(s, side)
     occ = own_occ | enemy_occ
+    n_check, csq, pinned = _checkers_and_pins(s, side, ksq, occ)
     n = start
     kpc = s[ksq]
     if STEP_MASK[kpc, ksq] & enemy_occ:
@@ -692,19 +779,20 @@ def gen_captures(s, buf, start):
     return n - start
 
 
-@njit(cache=True)
+@kernel
 def count_legal_moves(s, buf, start):
     """Number of legal moves of ``s`` (``buf[start:]`` is used as scratch space)."""
     return gen_moves(s, buf, start, False)
 
 
-@njit(cache=True)
+@kernel
 def has_legal_move(s, buf, start):
-    """True if the side to move has a legal move (``buf[start:]`` is scratch space)."""
-    return gen_moves(s, buf, start, False) > 0
+    """True if the side to move has a legal move (``buf[start:]`` is scratch space; the
+    generation stops at the first kind of moves that has one)."""
+    return _legal_moves(s, buf, start, True) > 0
 
 
-@njit(cache=True)
+@kernel
 def is_legal(s, m, buf, start):
     """True if ``m`` (its low 11 bits: destination, origin, promotion) is legal in ``s``.
 
@@ -720,9 +808,14 @@ def is_legal(s, m, buf, start):
 
 
 # ----------------------------------------------------------------------------- make / unmake
-@njit(cache=True)
+@kernel
 def make_move(s, m):
-    """Play legal move ``m`` (as generated for ``s``) in place, recording it in the history."""
+    """Play legal move ``m`` (as generated for ``s``) in place, recording it in the history.
+
+    The history's check flag of the new position is found on the two rays from the enemy king
+    that the move can change (through its destination and through its origin), which assumes a
+    legal position: the side not to move is not in check (as in every position of a game, and
+    as :func:`gamelib.minishogi.notation.parse_sfen` ensures)."""
     p = s[PLY]
     base = HIST + HIST_STRIDE * p
     if base + 2 * HIST_STRIDE > s.shape[0]:
@@ -766,11 +859,11 @@ def make_move(s, m):
     s[PLY] = p + 1
     nb = base + HIST_STRIDE
     s[nb] = h
-    s[nb + 1] = 1 if _attacked_by(s, s[KING_SQ + enemy], side, -1) else 0
+    s[nb + 1] = 1 if _checks_after(s, side, frm, to) else 0
     s[nb + 2] = 0
 
 
-@njit(cache=True)
+@kernel
 def unmake_move(s):
     """Take back the last move made with :func:`make_move`."""
     p = s[PLY] - 1
@@ -801,13 +894,13 @@ def unmake_move(s):
     s[base + 2] = 0
 
 
-@njit(cache=True)
+@kernel
 def in_check(s):
     """True if the side to move is in check (read from the history, no attack scan)."""
     return s[HIST + HIST_STRIDE * s[PLY] + 1] != 0
 
 
-@njit(cache=True)
+@kernel
 def last_move(s):
     """The move that led to the current position, -1 at the state's first position."""
     p = s[PLY]
@@ -816,7 +909,7 @@ def last_move(s):
     return s[HIST + HIST_STRIDE * (p - 1) + 2]
 
 
-@njit(cache=True)
+@kernel
 def gives_check(s, m):
     """True if legal move ``m`` checks the opponent's king."""
     make_move(s, m)
@@ -826,7 +919,7 @@ def gives_check(s, m):
 
 
 # ----------------------------------------------------------------------------- state creation
-@njit(cache=True)
+@kernel
 def _fill_state(s, board, hands, side, move_number):
     for sq in range(25):
         s[sq] = board[sq]
@@ -889,7 +982,7 @@ def new_state(board, hands, side, move_number=1, capacity=DEFAULT_CAPACITY):
 
 
 # ----------------------------------------------------------------------------- game end
-@njit(cache=True)
+@kernel
 def repetition_result(s):
     """Result of the repetition rule at the current position (``RESULT_*``).
 
@@ -928,7 +1021,7 @@ def repetition_result(s):
     return RESULT_NONE
 
 
-@njit(cache=True)
+@kernel
 def game_result(s, buf, start, max_plies):
     """Result (``RESULT_*``) of the game at the current position, by the rules and the ply cap.
 
@@ -937,8 +1030,15 @@ def game_result(s, buf, start, max_plies):
     the game has lasted ``max_plies`` plies (``MOVE_NUMBER - 1 + PLY``), a draw.
     ``buf[start:]`` is scratch space for the move generator.
     """
-    if gen_moves(s, buf, start, False) == 0:
+    if not has_legal_move(s, buf, start):
         return RESULT_GOTE_WINS if s[STM] == 0 else RESULT_SENTE_WINS
+    return rule_result(s, max_plies)
+
+
+@kernel
+def rule_result(s, max_plies):
+    """:func:`game_result` for a side that has a legal move: the repetition rule, then the ply
+    cap (a loop that generates the moves anyway tests for none itself and saves a generation)."""
     r = repetition_result(s)
     if r != RESULT_NONE:
         return r

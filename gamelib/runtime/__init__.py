@@ -21,6 +21,8 @@ Submodules
     Named sets of sizes (``quick``, ``paper``), validated once for notebooks and experiments.
 :mod:`~gamelib.runtime.report`
     The report files at the top of a run folder: CSV, time-stamp-free PNG, provenance.
+:mod:`~gamelib.runtime.kernels`
+    ``@kernel``: ``@njit(cache=True)`` without reference counting, for allocation-free hot loops.
 """
 
 from gamelib.runtime.atomic import (atomic_write_bytes, atomic_write_json, atomic_write_text,

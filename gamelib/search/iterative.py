@@ -185,7 +185,8 @@ def search(
     tt_bits : int
         Transposition table size ``2**tt_bits`` entries.
     use_tt, killers, history : bool
-        Switches of the TT and of the killer and history move orderings (for measurements).
+        Switches of the TT (with the evaluation cache, :mod:`gamelib.search.core`) and of the
+        killer and history move orderings (for measurements).
     stop : StopSignal, optional
         Lets another thread end the search early.
     on_iteration : callable, optional
@@ -218,7 +219,7 @@ def search(
     theta, kind = check_eval_args(theta, kind)
     max_depth = min(max_depth, sc.MAX_PLY - 1)
     st = as_search_state(s, sc.MAX_PLY + 2)
-    mv, ordk, pv, ctl, tt, tts = thread_workspace(tt_bits) if workspace is None else _check_workspace(workspace)
+    mv, ordk, pv, ctl, tt, tts, ec, ecv = thread_workspace(tt_bits) if workspace is None else _check_workspace(workspace)
     seed64 = np.int64(np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF).view(np.int64))
     sc.setup(st, ctl, tt, min(node_budget, 1 << 62), qdepth, kind, use_tt, killers, history, seed64, max_plies)
     root_moves = np.zeros(mc.MAX_MOVES, dtype=np.int32)
@@ -248,7 +249,7 @@ def search(
         stop._attach(ctl)
     try:
         for depth in range(1, max_depth + 1):
-            score = sc.root_iteration(st, theta, mv, ordk, pv, ctl, tt, tts, noise, np.int64(depth), root_moves, np.int64(n), pv_out, info)
+            score = sc.root_iteration(st, theta, mv, ordk, pv, ctl, tt, tts, ec, ecv, noise, np.int64(depth), root_moves, np.int64(n), pv_out, info)
             if info[2] == 0:
                 break  # stopped before the first root move finished
             aborted = ctl[sc.C_ABORT] != 0

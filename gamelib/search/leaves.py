@@ -24,7 +24,9 @@ The features are in compressed sparse rows: row ``k`` is
 ``leaf_idx[leaf_ptr[k]:leaf_ptr[k+1]]``, ``leaf_val[...]``. :func:`root_leaves_into` is the same
 in nopython code for the learners' loops (buffers from :func:`new_leaves_buffers`);
 :func:`root_scores_into` and :func:`leaf_features_into` split it for learners that need the
-features of one leaf only (the TD learners: the chosen move's).
+features of one leaf only (the TD learners: the chosen move's); :func:`leaf_features_unsorted_into`
+gives the same entries in the order of the feature scan, which is all the learners' sums over a
+leaf's features need (no sort).
 """
 
 from __future__ import annotations
@@ -34,21 +36,23 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from gamelib.evaluation.shogi import MAX_ACTIVE, features
+from gamelib.evaluation.shogi import MAX_ACTIVE, N_FEATURES, features, features_unsorted
 from gamelib.minishogi import core as mc
+from gamelib.runtime.kernels import kernel
 
 from . import core as sc
 from .state import as_search_state, check_eval_args, thread_workspace
 
 __all__ = ["RootLeaves", "root_leaves", "root_leaves_into", "root_scores_into", "leaf_features_into",
-           "new_leaves_buffers"]
+           "leaf_features_unsorted_into", "new_leaves_buffers"]
 
 _NO_BUDGET = np.int64(1) << 62
 
 
 def new_leaves_buffers():
     """Output buffers of :func:`root_leaves_into`: ``(moves, scores, leaf_kind, leaf_ptr,
-    leaf_idx, leaf_val, fidx, fval, lines)`` sized for any position (``MAX_MOVES`` moves)."""
+    leaf_idx, leaf_val, fidx, fval, lines, pos)`` sized for any position (``MAX_MOVES``
+    moves); ``pos`` is the zeroed scratch of :func:`leaf_features_unsorted_into`."""
     n = mc.MAX_MOVES
     return (
         np.zeros(n, dtype=np.int32),
@@ -60,6 +64,7 @@ def new_leaves_buffers():
         np.zeros(MAX_ACTIVE, dtype=np.int32),
         np.zeros(MAX_ACTIVE, dtype=np.float64),
         np.zeros((n, sc.MAX_PLY + 1), dtype=np.int32),
+        np.zeros(N_FEATURES, dtype=np.int32),
     )
 
 
@@ -70,7 +75,7 @@ def root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out):
     then the moves), returns ``n``; :func:`leaf_features_into` then gives the features of the
     leaves one needs (a TD learner: only the chosen move's). Same arguments as
     :func:`root_leaves_into`; the scores and lines are exactly its."""
-    mv, ordk, pv, ctl, tt, tts = ws
+    mv, ordk, pv, ctl, tt, tts, ec, ecv = ws
     moves, scores, leaf_kind, lines = out[0], out[1], out[2], out[8]
     # the recursive search must always see the same array types (C-contiguous): numba's
     # cache of a recursive function compiled for two signatures crashes when loaded
@@ -86,7 +91,7 @@ def root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out):
         moves[k] = mv[k]
     for k in range(n):
         m = np.int64(moves[k])
-        scores[k] = sc.search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, 0.0, m, -sc.INF, sc.INF, depth)
+        scores[k] = sc.search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, ec, ecv, 0.0, m, -sc.INF, sc.INF, depth)
         leaf_kind[k] = ctl[sc.C_LEAF + 1]
         plen = ctl[sc.C_PVLEN + 1]
         lines[k, 0] = plen
@@ -95,27 +100,54 @@ def root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out):
     return n
 
 
-@njit(cache=True)
-def leaf_features_into(s, k, out, idx, val, start):
-    """Write the features of root move ``k``'s principal leaf, from the root side to move's view,
-    into ``idx[start:]``/``val[start:]`` after :func:`root_scores_into` filled ``out``; returns
-    their number (0 for a leaf that ends the game). ``s`` (the root) is restored."""
-    moves, leaf_kind, fidx, fval, lines = out[0], out[2], out[6], out[7], out[8]
-    if leaf_kind[k] != sc.LEAF_STATIC:
-        return 0
-    root_side = s[mc.STM]
+@njit(cache=True, inline="always")
+def _to_leaf(s, k, out):
+    """Play root move ``k`` and its principal line; returns the number of moves played."""
+    moves, lines = out[0], out[8]
     plen = lines[k, 0]
     mc.make_move(s, np.int64(moves[k]))
     for j in range(plen):
         mc.make_move(s, np.int64(lines[k, j + 1]))
-    nf = features(s, fidx, fval)
-    sign = 1.0 if s[mc.STM] == root_side else -1.0
-    for j in range(plen + 1):
+    return plen + 1
+
+
+@njit(cache=True, inline="always")
+def _back_to_root(s, plies, nf, sign, fidx, fval, idx, val, start):
+    """Take back ``plies`` moves; copy ``nf`` features times ``sign`` to ``idx/val[start:]``."""
+    for j in range(plies):
         mc.unmake_move(s)
     for j in range(nf):
         idx[start + j] = fidx[j]
         val[start + j] = sign * fval[j]
     return nf
+
+
+@njit(cache=True)
+def leaf_features_into(s, k, out, idx, val, start):
+    """Write the features of root move ``k``'s principal leaf, from the root side to move's view,
+    into ``idx[start:]``/``val[start:]`` after :func:`root_scores_into` filled ``out``; returns
+    their number (0 for a leaf that ends the game). ``s`` (the root) is restored."""
+    if out[2][k] != sc.LEAF_STATIC:
+        return 0
+    root_side = s[mc.STM]
+    plies = _to_leaf(s, k, out)
+    nf = features(s, out[6], out[7])
+    sign = 1.0 if s[mc.STM] == root_side else -1.0
+    return _back_to_root(s, plies, nf, sign, out[6], out[7], idx, val, start)
+
+
+@kernel
+def leaf_features_unsorted_into(s, k, out, idx, val, start):
+    """:func:`leaf_features_into` with the entries in the feature scan's order instead of sorted
+    by index (:func:`gamelib.evaluation.shogi.features_unsorted`): the learners' sums over a
+    leaf's features do not depend on the order of its distinct indices."""
+    if out[2][k] != sc.LEAF_STATIC:
+        return 0
+    root_side = s[mc.STM]
+    plies = _to_leaf(s, k, out)
+    nf = features_unsorted(s, out[6], out[7], out[9])
+    sign = 1.0 if s[mc.STM] == root_side else -1.0
+    return _back_to_root(s, plies, nf, sign, out[6], out[7], idx, val, start)
 
 
 @njit(cache=True)

@@ -123,6 +123,25 @@ def test_features_are_sorted_unique_nonzero_and_bounded(positions):
         assert idx.min(initial=0) >= 0 and idx.max(initial=0) < E.N_FEATURES
 
 
+def test_features_unsorted_are_the_features_in_scan_order(positions):
+    """The learners' unsorted φ: the same (index, value) entries as ``features``, no index twice,
+    and the scratch array left all zeros (it is shared by every call)."""
+    idx = np.empty(E.MAX_ACTIVE, dtype=np.int32)
+    val = np.empty(E.MAX_ACTIVE)
+    pos = np.zeros(E.N_FEATURES, dtype=np.int32)
+    unordered = 0
+    for sfen in positions:
+        s = state(sfen)
+        want_idx, want_val = sparse(s)
+        n = E.features_unsorted(s, idx, val, pos)
+        order = np.argsort(idx[:n], kind="stable")
+        assert np.array_equal(idx[:n][order], want_idx)
+        assert np.array_equal(val[:n][order], want_val)
+        assert not pos.any()
+        unordered += bool(np.any(np.diff(idx[:n]) < 0))
+    assert unordered > len(positions) // 2  # the scan order is not the sorted one
+
+
 def test_features_do_not_modify_the_state(positions):
     s = state(positions[7])
     before = s.copy()

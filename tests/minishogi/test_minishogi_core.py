@@ -64,6 +64,39 @@ def test_incremental_hash_and_check_flag_equal_fresh_ones(sample_plies):
             pos.pop()
 
 
+@njit(cache=True)
+def _check_flag_mismatches(s, seed, max_plies):
+    """Along a random game, every legal move of every position: make_move's check flag (two
+    rays: the moved piece's and the discovered one) against the full attack test of the enemy
+    king. Returns (moves tried, mismatches, checks)."""
+    np.random.seed(seed)
+    buf = np.empty(core.MAX_MOVES * 2, dtype=np.int32)
+    tried = bad = checks = 0
+    while core.game_result(s, buf, 0, max_plies) == core.RESULT_NONE:
+        n = core.gen_moves(s, buf, 0, False)
+        for i in range(n):
+            core.make_move(s, np.int64(buf[i]))
+            stm = s[core.STM]
+            full = core.is_attacked(s, s[core.KING_SQ + stm], 1 - stm)
+            bad += core.in_check(s) != full
+            checks += full
+            tried += 1
+            core.unmake_move(s)
+        core.make_move(s, np.int64(buf[np.random.randint(n)]))
+    return tried, bad, checks
+
+
+def test_check_flag_of_every_move_of_random_games():
+    tried = checks = 0
+    for seed in range(60):
+        s = np.concatenate([ms.Position().state, np.zeros(core.HIST_STRIDE * 310, dtype=np.int64)])
+        t, bad, c = _check_flag_mismatches(s, seed, 300)
+        assert bad == 0
+        tried += t
+        checks += c
+    assert tried > 50_000 and checks > 2_000
+
+
 def test_hash_distinguishes_hands_and_side():
     a = ms.Position("k4/5/5/5/4K b P 1").zobrist_hash()
     b = ms.Position("k4/5/5/5/4K b p 1").zobrist_hash()

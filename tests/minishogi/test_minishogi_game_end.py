@@ -110,6 +110,34 @@ def test_repetition_heavy_random_games_match_pyffish(games):
     assert seen["gote"] >= 10 and seen["sente"] >= 3, seen
 
 
+def test_rule_result_is_game_result_when_a_move_exists(games):
+    """rule_result (the repetition rule and the ply cap, without the move generation) at every
+    position of the random games and of repetition-heavy ones, under a cap that some reach; and
+    has_legal_move (which stops at the first kind of moves that has one) = any legal move."""
+    rng = random.Random(8)
+    buf = np.empty(core.MAX_MOVES, dtype=np.int32)
+    starts = [p.sfen for g in games for p in g.plies[4:30] if p.n_legal and not p.in_check]
+    lines = [(ms.START_SFEN, list(g.moves)) for g in games]
+    lines += [(start, _repetition_game(rng, start)) for start in rng.sample(starts, 20)]
+    ends = set()
+    mates = 0
+    for start, moves in lines:
+        pos = ms.Position(start)
+        for usi in [None] + moves:
+            if usi is not None:
+                pos.push_usi(usi)
+            s = pos.state
+            assert core.has_legal_move(s, buf, 0) == (core.gen_moves(s, buf, 0, False) > 0)
+            mates += not core.has_legal_move(s, buf, 0)
+            for cap in (0, 40):
+                r = int(core.game_result(s, buf, 0, cap))
+                if core.gen_moves(s, buf, 0, False):
+                    assert core.rule_result(s, cap) == r
+                ends.add(r)
+    assert ends == {core.RESULT_NONE, core.RESULT_SENTE_WINS, core.RESULT_GOTE_WINS, core.RESULT_DRAW}
+    assert mates >= 50
+
+
 def test_game_ends_of_random_games_match_pyffish(games):
     """Every random game's end (mate, stalemate, repetition) and some middle positions."""
     rng = random.Random(5)

@@ -98,14 +98,14 @@ def test_tt_and_ordering_do_not_change_the_move_much(positions, theta):
 
 
 def test_quiescence_against_brute_force(positions, theta):
-    mv, ordk, pv, ctl, tt, tts = sc.new_workspace(0)
+    mv, ordk, pv, ctl, tt, tts, ec, ecv = sc.new_workspace(0)
     checked = 0
     for s in positions:
         for qdepth in (1, 3, 6):
             st = s.copy()
             sc.setup(st, ctl, tt, BIG, qdepth, LIN, False, True, True, 0, 0)
             st = np.concatenate([st, np.zeros(mc.HIST_STRIDE * 16, dtype=np.int64)])
-            v = sc.qsearch(st, theta, mv, ordk, pv, ctl, 0.0, -sc.INF, sc.INF, 0, qdepth)
+            v = sc.qsearch(st, theta, mv, ordk, pv, ctl, ec, ecv, 0.0, -sc.INF, sc.INF, 0, qdepth)
             ref, _ = O.qsearch(st.copy(), theta, LIN, 0, qdepth)
             assert v == ref
             # the quiescence PV ends at a leaf with that static value

@@ -141,7 +141,8 @@ def test_game_length_cap(positions, theta):
 
 
 def test_scores_then_one_leaf_equal_root_leaves():
-    from gamelib.search import leaf_features_into, new_leaves_buffers, new_workspace, root_scores_into
+    from gamelib.search import (leaf_features_into, leaf_features_unsorted_into, new_leaves_buffers,
+                                new_workspace, root_scores_into)
 
     theta = ev.initial_theta(2, 0.01)
     pos = Position()
@@ -159,5 +160,10 @@ def test_scores_then_one_leaf_equal_root_leaves():
         m = leaf_features_into(s, k, out, idx, val, 0)
         a, b = full.leaf_ptr[k], full.leaf_ptr[k + 1]
         assert np.array_equal(idx[:m], full.leaf_idx[a:b]) and np.array_equal(val[:m], full.leaf_val[a:b])
+        # the learners' version: the same entries in scan order
+        m = leaf_features_unsorted_into(s, k, out, idx, val, 0)
+        order = np.argsort(idx[:m])
+        assert np.array_equal(idx[:m][order], full.leaf_idx[a:b]) and np.array_equal(val[:m][order], full.leaf_val[a:b])
+    assert not out[9].any()
     used = mc.HIST + mc.HIST_STRIDE * (int(before[mc.PLY]) + 1)  # beyond: the search's scratch
     assert np.array_equal(s[:used], before[:used])
