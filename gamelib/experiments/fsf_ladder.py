@@ -55,7 +55,7 @@ __all__ = ["PROFILES", "LadderReport", "fairy_stockfish", "players", "pairings",
 ROOT = Path(__file__).resolve().parents[2]
 _PGLEAF = "data/results/paper/pgleaf/seed-0/theta"
 _COMMON = {"pgleaf_algorithms": ["pgleaf", "tdleaf", "td", "reinforce"], "pgleaf_reward": "mdp",
-           "bonanza": "data/results/paper/bonanza_shogi/seed-0/theta/minibatch.npz",
+           "bonanza": "data/results/paper/bonanza_shogi/seed-0/theta/minibatch_material.npz",
            "elmo": "data/results/paper/elmo_shogi/seed-0/theta/elmo_0.5.npz",
            "max_plies": 300, "opening_plies": 4, "prior_draws": 0.5}
 PROFILES = {
