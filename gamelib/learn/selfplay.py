@@ -41,7 +41,9 @@ Every learner searches every move with :func:`~gamelib.search.root_scores_into` 
 leaves' features with :func:`~gamelib.search.leaf_features_unsorted_into` (the numbers of
 :func:`root_leaves_into`, in the feature scan's order: the sums of eqs. 7 and of TD(λ) over a
 leaf's distinct features do not depend on their order): PGLeaf and REINFORCE every leaf's, the TD
-learners the chosen move's only.
+learners the chosen move's only. With quiescence (PGLeaf, TDLeaf(λ)) the static evaluations of a
+game's searches share one generation of the evaluation cache (θ is fixed during a game): a sixth
+of them repeat.
 
 "No search" is ``depth=1, qdepth=0`` for :func:`~gamelib.search.root_leaves_into`: the static
 evaluation of the position after the move, without quiescence -- the paper's REINFORCE and TD(λ)
@@ -432,7 +434,8 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
         n = 0
         r = core.rule_result(s, max_plies)
         if r == core.RESULT_NONE:
-            n = root_scores_into(s, theta, kind, 1, qdepth, max_plies, ws, out)
+            cache = 0 if qdepth == 0 else (1 if s[core.PLY] == start[core.PLY] else 2)
+            n = root_scores_into(s, theta, kind, 1, qdepth, max_plies, ws, out, cache)
         if n == 0:  # the game is over: game_result says how (no legal move loses first)
             r = core.game_result(s, buf, 0, max_plies)
             break

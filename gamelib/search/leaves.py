@@ -69,12 +69,18 @@ def new_leaves_buffers():
 
 
 @njit(cache=True)
-def root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out):
+def root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out, eval_cache=0):
     """:func:`root_leaves_into` without the features: fills ``moves[:n]``, ``scores[:n]``,
     ``leaf_kind[:n]`` and each move's principal line (``lines[k, 0]`` plies after the move,
     then the moves), returns ``n``; :func:`leaf_features_into` then gives the features of the
     leaves one needs (a TD learner: only the chosen move's). Same arguments as
-    :func:`root_leaves_into`; the scores and lines are exactly its."""
+    :func:`root_leaves_into`; the scores and lines are exactly its.
+
+    ``eval_cache``: 0 evaluates every leaf; 1 keeps the static evaluations in the workspace's
+    evaluation cache (:mod:`gamelib.search.core`) under a new generation; 2 under the generation
+    of the previous call, whose evaluations are then reused -- only for a call with the same
+    ``theta`` and ``kind`` as every call since the last ``eval_cache=1`` (a learner's
+    consecutive moves of one game, θ fixed). Either way the results are the same."""
     mv, ordk, pv, ctl, tt, tts, ec, ecv = ws
     moves, scores, leaf_kind, lines = out[0], out[1], out[2], out[8]
     # the recursive search must always see the same array types (C-contiguous): numba's
@@ -85,7 +91,12 @@ def root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out):
         raise ValueError("root_leaves_into: need depth >= 1, qdepth >= 0 and depth + qdepth < MAX_PLY")
     if s.shape[0] < mc.HIST + mc.HIST_STRIDE * (s[mc.PLY] + depth + qdepth + 2):
         raise ValueError("root_leaves_into: the state's history is too short for the search")
+    gen = ctl[sc.C_EVAL_GEN]
     sc.setup(s, ctl, tt, _NO_BUDGET, qdepth, kind, False, True, True, 0, max_plies)
+    if eval_cache != 0:
+        ctl[sc.C_EVAL_CACHE] = 1
+        if eval_cache == 2:
+            ctl[sc.C_EVAL_GEN] = gen
     n = mc.gen_moves(s, mv, 0, False)
     for k in range(n):
         moves[k] = mv[k]

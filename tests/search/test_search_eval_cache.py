@@ -11,6 +11,7 @@ from search_positions import playout_positions
 from gamelib.evaluation import shogi as ev
 from gamelib.minishogi import core as mc
 from gamelib.search import core as sc
+from gamelib.search import new_leaves_buffers, new_workspace, root_scores_into
 
 LIN = ev.EVAL_LINEAR
 NOISE = 0.001 ** 0.5
@@ -77,3 +78,39 @@ def test_no_evaluation_cache_without_the_table():
         _walk(s, theta, ctl, ec, ecv, 0.0, moves, out)
         assert np.array_equal(out[:, 0], out[:, 2])
     assert not ec.any() and not ecv.any()
+
+
+def _scores(s, theta, ws, out, eval_cache):
+    n = root_scores_into(s, theta, LIN, 1, 4, 0, ws, out, eval_cache)
+    lines = out[8][:n]
+    return (n, out[0][:n].copy(), out[1][:n].copy(), out[2][:n].copy(),
+            [tuple(lines[k, 1:1 + lines[k, 0]]) for k in range(n)])
+
+
+def test_cache_kept_across_a_games_roots_gives_the_uncached_results():
+    """A learner's 1-ply + quiescence pass at every position of random games: the evaluations
+    kept across the game's roots (``eval_cache=1`` at its first position, then 2) give exactly
+    the moves, scores, leaf kinds and principal lines of the uncached pass; and they are used:
+    a root searched with other parameters under the kept generation gets the old values."""
+    theta = ev.initial_theta(4, 0.01)
+    other = ev.initial_theta(5, 0.01)
+    cached, plain = new_workspace(0), new_workspace(0)
+    out_c, out_p = new_leaves_buffers(), new_leaves_buffers()
+    roots = stale = 0
+    for s, moves in _random_games(8, 40, 60):
+        s = np.concatenate([s, np.zeros(mc.HIST_STRIDE * 8, dtype=np.int64)])
+        for i in range(len(moves) + 1):
+            want = _scores(s, theta, plain, out_p, 0)
+            got = _scores(s, theta, cached, out_c, 1 if i == 0 else 2)
+            assert got[0] == want[0] and got[4] == want[4]
+            for a, b in zip(got[1:4], want[1:4]):
+                assert np.array_equal(a, b)
+            roots += 1
+            if i == len(moves) // 2 and want[0]:  # other θ, same generation: stale values
+                wrong = _scores(s.copy(), other, cached, out_c, 2)
+                fresh = _scores(s.copy(), other, plain, out_p, 0)
+                stale += not np.array_equal(wrong[2], fresh[2])
+                _scores(s, theta, cached, out_c, 1)  # back to θ: a new generation
+            if i < len(moves):
+                mc.make_move(s, np.int64(moves[i]))
+    assert roots > 1000 and stale > 30
