@@ -49,7 +49,7 @@ from gamelib.runtime.paths import results_dir
 
 __all__ = ["ABLATION_GAMES", "HEAD_TO_HEAD_GAMES", "FACTORS", "ablation_sizes", "ablation_folder",
            "ablation_argv", "head_to_head", "ablation_table", "configuration_label",
-           "plot_ablations", "write_ablation_report"]
+           "plot_ablations", "ablation_figure", "write_ablation_report"]
 
 ABLATION_GAMES = 10_000
 #: Games of every ablation run against the committed run (half of them as sente).
@@ -325,18 +325,24 @@ def plot_ablations(table, axes=None):
     return axes
 
 
-def write_ablation_report(seed: int = 0) -> list[Path]:
-    """``ablations.csv`` and ``ablations.png`` in ``data/results/paper/pgleaf``."""
+def ablation_figure(table):
+    """A figure of :func:`plot_ablations`, its height grown with the rows of ``table``."""
     import matplotlib.pyplot as plt
 
-    from gamelib.runtime.report import write_csv, write_figure
-
-    out = results_dir("paper", "pgleaf")
-    table = ablation_table(seed)
     n_rows = len(table.groupby(["factor", "setting", "algorithm"]))
     fig, axes = plt.subplots(1, 3, sharey=True, figsize=(12, 1.2 + 0.28 * n_rows))
     plot_ablations(table, axes)
     fig.tight_layout()
+    return fig
+
+
+def write_ablation_report(seed: int = 0) -> list[Path]:
+    """``ablations.csv`` and ``ablations.png`` in ``data/results/paper/pgleaf``."""
+    from gamelib.runtime.report import write_csv, write_figure
+
+    out = results_dir("paper", "pgleaf")
+    table = ablation_table(seed)
+    fig = ablation_figure(table)
     return [write_csv(out, "ablations.csv", table), write_figure(fig, out / "ablations.png")]
 
 

@@ -9,8 +9,10 @@ from typing import Any, Mapping
 
 from gamelib.evaluation import shogi as ev
 from gamelib.learn.selfplay import ALGORITHMS, REWARDS, LearnerSettings
-from gamelib.runtime.checks import check_integer, check_missing
+from gamelib.runtime.checks import check_integer, check_missing, check_number
 
+#: The learners that learn by temporal differences (``td_alpha`` applies to them).
+TD_ALGORITHMS = ("tdleaf", "td")
 #: Display names and the paper's abbreviations.
 ALGORITHM_LABELS = {"pgleaf": "PGLeaf", "reinforce": "REINFORCE", "tdleaf": "TDLeaf(λ)",
                     "td": "TD(λ)"}
@@ -32,8 +34,11 @@ LEARNER_KEYS = tuple(f.name for f in fields(LearnerSettings) if f.name not in ("
 _LEARNER_DEFAULTS = {f.name: f.default for f in fields(LearnerSettings) if f.name in LEARNER_KEYS}
 _LEARNING = {**_LEARNER_DEFAULTS, "games_per_job": 10}
 #: Sizes added after the first runs were made, with the value that reads those runs as made:
-#: ``match_opening_plies`` 0, every evaluation game from the standard position.
-_LATER_DEFAULTS = {"match_opening_plies": 0}
+#: ``match_opening_plies`` 0, every evaluation game from the standard position; ``td_alpha``
+#: None, the TD learners' step is ``alpha`` like the others' (a number: TD(λ) and TDLeaf(λ)
+#: learn with it instead -- the step that goes with a TD scale β, as α/β² keeps the step in
+#: value space).
+_LATER_DEFAULTS = {"match_opening_plies": 0, "td_alpha": None}
 PROFILES = {
     "quick": {"n_games": 300, "replicates": 1, "algorithms": list(ALGORITHMS),
               "rewards": list(REWARDS), "keep_points": [100, 200, 300],
@@ -114,8 +119,10 @@ def _check_sizes(sizes: Mapping[str, Any]) -> dict:
     if bad:
         raise ValueError(f"table_points and curve_points {bad} must be in keep_points {keep} "
                          f"(only kept parameters can play)")
+    if sizes["td_alpha"] is not None:
+        check_number("td_alpha", sizes["td_alpha"], 0.0, low_open=True)
     for algorithm in sizes["algorithms"]:     # the settings' owner validates them
-        LearnerSettings(algorithm, **{k: sizes[k] for k in LEARNER_KEYS})
+        settings_of(RunSpec(algorithm, sizes["rewards"][0], 0), sizes)
     return sizes
 
 
@@ -126,8 +133,12 @@ def runs_of(sizes: Mapping[str, Any]) -> list[RunSpec]:
 
 
 def settings_of(run: RunSpec, sizes: Mapping[str, Any]) -> LearnerSettings:
-    """The run's :class:`LearnerSettings` (the paper's, with the profile's learning sizes)."""
-    return LearnerSettings(run.algorithm, run.reward, **{k: sizes[k] for k in LEARNER_KEYS})
+    """The run's :class:`LearnerSettings` (the paper's, with the profile's learning sizes;
+    a TD learner's step is ``td_alpha`` where that is set)."""
+    values = {k: sizes[k] for k in LEARNER_KEYS}
+    if sizes.get("td_alpha") is not None and run.algorithm in TD_ALGORITHMS:
+        values["alpha"] = sizes["td_alpha"]
+    return LearnerSettings(run.algorithm, run.reward, **values)
 
 
 def train_config(sizes: Mapping[str, Any]) -> dict:
