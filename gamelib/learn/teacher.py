@@ -87,6 +87,7 @@ from numba import njit
 
 from gamelib.evaluation import shogi as E
 from gamelib.runtime.atomic import load_npz, save_npz_atomic
+from gamelib.runtime.checks import check_integer
 from gamelib.runtime.seeds import derive_rng
 from gamelib.learn import FeatureRows
 from gamelib.minishogi import core as mc
@@ -113,11 +114,6 @@ TEACHER_DTYPE = np.dtype([
     ("game", "<u4"), ("ply", "<u2"), ("move", "<u2"),
 ])
 
-
-def _check_int(name, value, low):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
 
 
 @dataclass(frozen=True)
@@ -153,11 +149,11 @@ class TeacherSettings:
     evaluation: str = "reference"
 
     def __post_init__(self):
-        _check_int("node_budget", self.node_budget, 1)
-        _check_int("max_depth", self.max_depth, 1)
-        _check_int("qdepth", self.qdepth, 0)
-        _check_int("opening_plies", self.opening_plies, 0)
-        _check_int("max_plies", self.max_plies, 1)
+        check_integer("node_budget", self.node_budget, 1)
+        check_integer("max_depth", self.max_depth, 1)
+        check_integer("qdepth", self.qdepth, 0)
+        check_integer("opening_plies", self.opening_plies, 0)
+        check_integer("max_plies", self.max_plies, 1)
         lim = self.eval_limit
         if isinstance(lim, bool) or not isinstance(lim, (int, float)) or not 0 < lim < sc.MATE_BOUND:
             raise ValueError(f"eval_limit must be a number in (0, {sc.MATE_BOUND}), got {lim!r}")
@@ -222,7 +218,7 @@ def shallow_leaf(s, theta, qdepth: int = 8, kind: int = E.EVAL_LINEAR):
     from gamelib.search.state import as_search_state, check_eval_args
 
     theta, kind = check_eval_args(theta, kind)
-    qdepth = _check_int("qdepth", qdepth, 0)
+    qdepth = check_integer("qdepth", qdepth, 0)
     st = as_search_state(s, qdepth + 2)
     board = np.zeros(25, np.int8)
     hands = np.zeros(10, np.uint8)
@@ -311,9 +307,9 @@ def generate(folder, n_games: int, settings: TeacherSettings, seed: int, *,
     """
     from gamelib.runtime.driver import run_batched
 
-    n_games = _check_int("n_games", n_games, 1)
-    per_batch = _check_int("games_per_batch", games_per_batch, 1)
-    per_job = _check_int("games_per_job", games_per_job, 1)
+    n_games = check_integer("n_games", n_games, 1)
+    per_batch = check_integer("games_per_batch", games_per_batch, 1)
+    per_job = check_integer("games_per_job", games_per_job, 1)
     if not isinstance(settings, TeacherSettings):
         raise ValueError(f"settings must be TeacherSettings, got {type(settings).__name__}")
     if n_games % per_batch:

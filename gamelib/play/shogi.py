@@ -51,6 +51,7 @@ import numpy as np
 
 from gamelib.evaluation import shogi as E
 from gamelib.evaluation.reference import REFERENCE_NODE_BUDGET, REFERENCE_QDEPTH, reference_theta
+from gamelib.runtime.checks import check_integer
 from gamelib.runtime.seeds import derive_rng
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
@@ -82,11 +83,6 @@ __all__ = [
 #: The paper's evaluation noise in matches: Gaussian, mean 0, variance 0.001.
 PAPER_NOISE_STD = math.sqrt(0.001)
 
-
-def _check_int(name: str, value, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
 
 
 def _check_float(name: str, value, positive: bool = False) -> float:
@@ -157,9 +153,9 @@ class SearchPlayer(Player):
     def __post_init__(self):
         object.__setattr__(self, "theta", E.check_theta(self.theta))
         object.__setattr__(self, "kind", _check_kind(self.kind))
-        object.__setattr__(self, "node_budget", _check_int("node_budget", self.node_budget, 1))
-        object.__setattr__(self, "max_depth", _check_int("max_depth", self.max_depth, 1))
-        object.__setattr__(self, "qdepth", _check_int("qdepth", self.qdepth, 0))
+        object.__setattr__(self, "node_budget", check_integer("node_budget", self.node_budget, 1))
+        object.__setattr__(self, "max_depth", check_integer("max_depth", self.max_depth, 1))
+        object.__setattr__(self, "qdepth", check_integer("qdepth", self.qdepth, 0))
         object.__setattr__(self, "noise_std", _check_float("noise_std", self.noise_std))
 
     def choose(self, s, rng, max_plies):
@@ -211,8 +207,8 @@ class SoftmaxPlayer(Player):
         object.__setattr__(self, "theta", E.check_theta(self.theta))
         object.__setattr__(self, "kind", _check_kind(self.kind))
         object.__setattr__(self, "temperature", _check_float("temperature", self.temperature, positive=True))
-        object.__setattr__(self, "depth", _check_int("depth", self.depth, 1))
-        object.__setattr__(self, "qdepth", _check_int("qdepth", self.qdepth, 0))
+        object.__setattr__(self, "depth", check_integer("depth", self.depth, 1))
+        object.__setattr__(self, "qdepth", check_integer("qdepth", self.qdepth, 0))
 
     def choose(self, s, rng, max_plies):
         leaves = root_leaves(s, self.theta, self.kind, self.depth, self.qdepth, max_plies=max_plies)
@@ -239,7 +235,7 @@ def choose_move(s, player: Player, seed: int, max_plies: int = R.DEFAULT_MAX_PLI
     state = getattr(s, "state", s)
     if not isinstance(player, Player):
         raise ValueError(f"player must be a gamelib.play.shogi Player, got {type(player).__name__}")
-    return player.choose(state, derive_rng(seed, "move"), _check_int("max_plies", max_plies, 0))
+    return player.choose(state, derive_rng(seed, "move"), check_integer("max_plies", max_plies, 0))
 
 
 # ----------------------------------------------------------------------------- games
@@ -309,8 +305,8 @@ def play_game(first: Player, second: Player, seed: int, *, start_sfen: str = R.S
             raise ValueError(f"{name} must be a gamelib.play.shogi Player, got {type(p).__name__}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise ValueError(f"seed must be an integer, got {seed!r}")
-    max_plies = _check_int("max_plies", max_plies, 1)
-    opening_plies = _check_int("opening_plies", opening_plies, 0)
+    max_plies = check_integer("max_plies", max_plies, 1)
+    opening_plies = check_integer("opening_plies", opening_plies, 0)
     if isinstance(opening, str):
         raise ValueError(f"opening must be a sequence of USI moves, got the string {opening!r}")
     if opening and opening_plies:
@@ -384,8 +380,8 @@ def play_games(players: Mapping[str, Player], pairings: Sequence[tuple[str, str]
     missing = sorted({x for pair in pairings for x in pair} - set(players))
     if missing:
         raise ValueError(f"pairings name players {missing} that are not in players {sorted(players)}")
-    max_plies = _check_int("max_plies", max_plies, 1)
-    opening_plies = _check_int("opening_plies", opening_plies, 0)
+    max_plies = check_integer("max_plies", max_plies, 1)
+    opening_plies = check_integer("opening_plies", opening_plies, 0)
     if not isinstance(paired_openings, bool):
         raise ValueError(f"paired_openings must be True or False, got {paired_openings!r}")
     paired = paired_openings and opening_plies > 0

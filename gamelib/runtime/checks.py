@@ -36,12 +36,13 @@ def check_missing(sizes: Mapping[str, Any], required, what: str) -> dict:
 
 
 def check_integer(name: str, value, low: int = 1) -> int:
-    """``value`` if it is an integer (not a bool) >= ``low``; else ``ValueError`` naming it."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+    """``value`` as a Python ``int`` if it is an integer (not a bool; numpy's integers count)
+    >= ``low``; else ``ValueError`` naming it."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
         wanted = {0: "a non-negative integer", 1: "a positive integer"}.get(
             low, f"an integer >= {low}")
         raise ValueError(f"{name} must be {wanted}, got {value!r}")
-    return value
+    return int(value)
 
 
 def check_number(name: str, value, low: float | None = None, high: float | None = None, *,

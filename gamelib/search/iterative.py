@@ -19,6 +19,7 @@ import numpy as np
 
 from gamelib.minishogi import core as mc
 from gamelib.minishogi.notation import format_usi
+from gamelib.runtime.checks import check_integer
 
 from . import core as sc
 from .state import as_search_state, check_eval_args, thread_workspace
@@ -134,11 +135,6 @@ def _check_workspace(ws):
     return ws
 
 
-def _check_int(name, v, lo):
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < lo:
-        raise ValueError(f"{name} must be an integer >= {lo}, got {v!r}")
-    return int(v)
-
 
 def search(
     s,
@@ -204,11 +200,11 @@ def search(
         the first root move in move order with the root's static evaluation and ``depth = 0``.
         A forced game end found within the full-width plies ends the deepening early.
     """
-    max_depth = _check_int("max_depth", max_depth, 1)
-    node_budget = _check_int("node_budget", node_budget, 1)
-    qdepth = _check_int("qdepth", qdepth, 0)
-    max_plies = _check_int("max_plies", max_plies, 0)
-    tt_bits = _check_int("tt_bits", tt_bits, 0)
+    max_depth = check_integer("max_depth", max_depth, 1)
+    node_budget = check_integer("node_budget", node_budget, 1)
+    qdepth = check_integer("qdepth", qdepth, 0)
+    max_plies = check_integer("max_plies", max_plies, 0)
+    tt_bits = check_integer("tt_bits", tt_bits, 0)
     if tt_bits > 30:
         raise ValueError(f"tt_bits must be at most 30, got {tt_bits}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
