@@ -40,6 +40,8 @@ import numpy as np
 import pandas as pd
 
 from gamelib.runtime.executor import available_cores
+from gamelib.experiments.pgleaf.config import RunSpec
+from gamelib.experiments.pgleaf.training import theta_file
 from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
 from gamelib.runtime.atomic import read_json
@@ -88,7 +90,8 @@ def players(sizes: Mapping[str, Any], fsf: str) -> dict[str, M.PlayerSpec]:
             "elmo": sizes["elmo"]}
     for point in sorted(sizes["pgleaf_points"], reverse=True):  # the learners' final strength first
         for alg in sizes["pgleaf_algorithms"]:
-            ours[f"{alg}-{point // 1000}k"] = f"{_PGLEAF}/{alg}_{sizes['pgleaf_reward']}_0_{point}.npz"
+            run = RunSpec(alg, sizes["pgleaf_reward"], 0)
+            ours[f"{alg}-{point // 1000}k"] = f"{_PGLEAF}/{theta_file(run, point)}"
     limits = Limits(nodes=int(sizes["node_budget"]))
     for name, spec in ours.items():
         if not spec.startswith(M.GAMELIB_PREFIX):
