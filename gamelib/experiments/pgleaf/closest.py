@@ -20,7 +20,7 @@ finished), so none of its choices was picked by the verdicts it produces:
   elementwise that the division by ``Σ g(m)²`` needs (:mod:`gamelib.learn.policy_gradient`);
   the scalar ``norm`` reading is an ablation, not a choice made from its result.
 * **ply cap** -- 300 as committed: no game of the first run reached it (0 draws in 2.4 million
-  self-play games and 60,000 evaluation games), and the first 1,000 games of replicate 0 of
+  self-play games and 51,600 evaluation games), and the first 1,000 games of replicate 0 of
   every learner and reward, replayed with a 500-ply cap, gave the same parameters bit for bit.
 * **evaluation protocol, noise, double step** -- as committed.
 
