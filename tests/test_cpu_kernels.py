@@ -9,7 +9,12 @@ AVX-512. ``OPENBLAS_CORETYPE`` forces a kernel and ``NUMBA_CPU_NAME`` (with an e
   them for Sandy Bridge (AVX, no FMA) and for Haswell (AVX2 and FMA) as for this machine;
 * the notebooks whose numbers once came from BLAS reproduce their references in
   ``data/reference/`` bit for bit (CSV and JSON byte for byte, PNG pixel for pixel, ``.npz``
-  array for array) under two or three forced OpenBLAS kernels.
+  array for array) under two or three forced OpenBLAS kernels;
+* the learners (``tests/cpu_cases.py``) give the same bits when glibc's math library is made to
+  take its code for CPUs without FMA and AVX2 (``GLIBC_TUNABLES``) and numpy's for CPUs without
+  AVX-512 or AVX2 (``NPY_DISABLE_CPU_FEATURES``): before :mod:`gamelib.exactmath` replaced the C
+  library's ``exp``, ``log``, ``tanh`` and ``cos`` in them, the four self-play learners and the
+  Bonanza learner came out different without FMA.
 """
 
 from __future__ import annotations
@@ -102,6 +107,53 @@ def test_exact_exp_and_sigmoid():
         assert sigmoid(z) == pytest.approx(1.0 / (1.0 + math.exp(-z)), rel=2e-16)
 
 
+@pytest.mark.parametrize("name, reference, xs, max_ulps", [
+    ("exp", "exp", [(-745.0, 709.0), (-1.0, 1.0)], 1.0),
+    ("expm1", "expm1", [(-40.0, 40.0), (-0.4, 0.4), (-1e-8, 1e-8)], 4.0),
+    ("log", "log", [(1e-300, 1e300), (0.5, 2.0), (0.999, 1.001)], 2.0),
+    ("log1p", "log1p", [(-0.999, 10.0), (-1e-6, 1e-6), (-0.3, 0.3)], 2.0),
+    ("tanh", "tanh", [(-25.0, 25.0), (-0.1, 0.1), (-1e-9, 1e-9)], 3.0),
+])
+def test_exact_functions_are_within_a_few_ulps_of_the_c_library(name, reference, xs, max_ulps):
+    import math
+
+    from gamelib import exactmath
+
+    f, ref = getattr(exactmath, name), getattr(math, reference)
+    rng = np.random.default_rng(len(name))
+    for lo, hi in xs:
+        sample = (np.exp(rng.uniform(math.log(lo), math.log(hi), 3000)) if name == "log" and lo > 0
+                  and hi / lo > 1e6 else rng.uniform(lo, hi, 3000))
+        for x in sample:
+            want = ref(float(x))
+            assert abs(f(float(x)) - want) <= max_ulps * math.ulp(want), (name, x)
+    arrays = {"exp": exactmath.exp_array, "log": exactmath.log_array, "tanh": exactmath.tanh_array}
+    if name in arrays:
+        x = np.abs(rng.uniform(0.1, 3.0, (3, 4)))
+        got = arrays[name](x)
+        assert got.shape == (3, 4) and all(got.ravel()[i] == f(float(v)) for i, v in enumerate(x.ravel()))
+
+
+def test_exact_functions_at_their_edges():
+    import math
+
+    from gamelib import exactmath as X
+
+    assert X.exp(0.0) == 1.0 and X.exp(710.0) == math.inf and X.exp(-800.0) == 0.0
+    assert X.log(1.0) == 0.0 and X.log(0.0) == -math.inf and math.isnan(X.log(-1.0))
+    assert X.log(math.inf) == math.inf and math.isnan(X.exp(math.nan))
+    assert X.tanh(0.0) == 0.0 and X.tanh(30.0) == 1.0 and X.tanh(-30.0) == -1.0
+    assert X.tanh(-0.3) == -X.tanh(0.3) and X.log1p(0.0) == 0.0 and math.isnan(X.log1p(-2.0))
+    assert X.softplus(0.0) == X.log(2.0) and X.softplus(800.0) == 800.0 and X.softplus(-800.0) == 0.0
+    for z in (-30.0, -1.0, 0.5, 12.0):
+        assert X.softplus(z) == pytest.approx(math.log1p(math.exp(z)), rel=1e-15)
+    assert X.cos_2pi(0.0) == 1.0 and X.cos_2pi(0.25) == 0.0 and X.cos_2pi(0.5) == -1.0
+    assert X.cos_2pi(0.75) == 0.0
+    for u in np.random.default_rng(0).random(2000):
+        assert abs(X.cos_2pi(float(u)) - math.cos(2 * math.pi * u)) < 1e-15   # 2πu rounds too
+    assert X.sigmoid_array(0.0).shape == () and float(X.sigmoid_array(0.0)) == 0.5
+
+
 def test_value_network_fingerprint():
     assert fingerprint() == FINGERPRINT, "the value network's arithmetic changed"
 
@@ -164,3 +216,27 @@ def test_notebook_results_do_not_depend_on_the_blas_kernel(name, tmp_path: Path)
         problems += [f"OPENBLAS_CORETYPE={kind}: {p}"
                      for p in _differences(tmp_path / kind, nb.reference_dir(name))]
     assert not problems, f"{name} depends on the BLAS kernel:\n  " + "\n  ".join(problems)
+
+
+#: Environments that make one machine take other CPUs' code paths of glibc's libm and numpy.
+_NO_AVX512 = {"NPY_DISABLE_CPU_FEATURES": "X86_V4 AVX512_ICL AVX512_SPR"}
+_NO_FMA = {"GLIBC_TUNABLES": "glibc.cpu.hwcaps=-AVX2,-FMA,-AVX512F",
+           "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4 AVX512_ICL AVX512_SPR"}
+
+
+@pytest.mark.skipif(not X86, reason="the forced code paths are x86-64 ones")
+def test_learners_do_not_depend_on_the_math_library_code_path():
+    script = str(Path(__file__).resolve().parent / "cpu_cases.py")
+    runs = {"this CPU": {}, "no AVX-512": _NO_AVX512, "no FMA or AVX2": _NO_FMA}
+    procs = {name: subprocess.Popen([sys.executable, script], stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True, env={**os.environ, **env})
+             for name, env in runs.items()}
+    out = {}
+    for name, proc in procs.items():
+        text, err = proc.communicate(timeout=1200)
+        assert proc.returncode == 0, f"cpu_cases.py ({name}) failed:\n{err[-3000:]}"
+        out[name] = dict(line.split() for line in text.splitlines())
+    assert len(out["this CPU"]) == 8
+    for name in ("no AVX-512", "no FMA or AVX2"):
+        differ = [case for case, h in out["this CPU"].items() if out[name].get(case) != h]
+        assert not differ, f"with {name}, these results differ: {differ}"

@@ -45,6 +45,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
+from gamelib import exactmath as xm
 from gamelib.learn import FeatureRows, FitResult, check_weights
 
 __all__ = [
@@ -69,8 +70,8 @@ PAPER_PIECE_VALUES = np.array([100.0, 400.0, 500.0, 800.0, 1000.0])
 @njit(cache=True)
 def _sigmoid(z):
     if z >= 0.0:
-        return 1.0 / (1.0 + np.exp(-z))
-    e = np.exp(z)
+        return 1.0 / (1.0 + xm.exp_nonpositive(-z))
+    e = xm.exp_nonpositive(z)
     return e / (1.0 + e)
 
 
@@ -115,7 +116,7 @@ def t_loss(x, slope: float = BONANZA_SLOPE, window: float | None = None):
     """
     w = _check_loss_params(slope, window)
     z = slope * np.clip(np.asarray(x, dtype=np.float64), -w, w)
-    out = np.exp(-np.logaddexp(0.0, -z))
+    out = xm.sigmoid_array(z)
     return float(out) if out.ndim == 0 else out
 
 
@@ -123,7 +124,7 @@ def t_loss_derivative(x, slope: float = BONANZA_SLOPE, window: float | None = No
     """T'(x) = a T(x)(1 − T(x)) of eq. (4); 0 outside an optional window."""
     w = _check_loss_params(slope, window)
     x = np.asarray(x, dtype=np.float64)
-    t = np.exp(-np.logaddexp(0.0, -slope * x))
+    t = xm.sigmoid_array(slope * x)
     out = np.where(np.abs(x) < w, slope * t * (1.0 - t), 0.0)
     return float(out) if out.ndim == 0 else out
 

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
+from gamelib import exactmath as xm
 from gamelib.learn import FeatureRows, FitResult, check_weights
 
 __all__ = [
@@ -71,7 +72,7 @@ def _check_result(result) -> np.ndarray:
 
 
 def _sig(a):
-    return np.exp(-np.logaddexp(0.0, -a))
+    return xm.sigmoid_array(a)
 
 
 def _out(x):
@@ -91,7 +92,7 @@ def cross_entropy(target, evaluation, scale: float = ELMO_SCALE):
     """
     a = np.asarray(evaluation, dtype=np.float64) / _check_scale(scale)
     t = _check_result(target)
-    return _out(np.logaddexp(0.0, a) - t * a)
+    return _out(xm.softplus_array(a) - t * a)
 
 
 def elmo_loss_terms(shallow, deep, result, lam: float = ELMO_LAMBDA, scale: float = ELMO_SCALE):
@@ -195,9 +196,9 @@ def _loss_kernel(w, indptr, indices, values, bias, deep, result, lam, scale, mod
             s += values[k] * w[indices[k]]
         a = s / scale
         b = deep[i] / scale
-        sp = max(a, 0.0) + np.log1p(np.exp(-abs(a)))       # softplus(a) = −log(1 − p)
-        p = np.exp(a - sp)
-        q = 1.0 / (1.0 + np.exp(-b)) if b >= 0.0 else np.exp(b) / (1.0 + np.exp(b))
+        sp = xm.softplus(a)                                 # softplus(a) = −log(1 − p)
+        p = xm.sigmoid(a)
+        q = xm.sigmoid(b)
         if mode == 0:
             total += (sp - result[i] * a) + lam * (sp - q * a)     # eq. (5)
             dsig = (p - result[i]) + lam * (p - q)                 # eq. (7)

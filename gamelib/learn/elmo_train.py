@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
+from gamelib import exactmath as xm
 from gamelib.learn import FitResult, check_weights
 from gamelib.learn.elmo import ElmoBatch, _check_lambda, _check_scale, cross_entropy, \
     apery_loss_terms, win_rate
@@ -69,7 +70,7 @@ def fit_scale(deep_eval, result, *, max_iter: int = 100, tol: float = 1e-12) -> 
         raise ValueError("the deep scores do not predict the results (no positive scale fits)")
     b = 1.0 / max(np.std(y), 1e-12)
     for _ in range(max_iter):
-        p = np.exp(-np.logaddexp(0.0, -b * y))
+        p = xm.sigmoid_array(b * y)
         g = np.sum(y * (p - t))
         h = np.sum(y * y * p * (1 - p))
         if h <= 0:
@@ -115,8 +116,8 @@ def _adagrad_epoch(w, g2, indptr, indices, values, bias, deep, result, order, st
                 s += values[k] * w[indices[k]]
             a = s / scale
             bb = deep[i] / scale
-            p = 1.0 / (1.0 + np.exp(-a)) if a >= 0.0 else np.exp(a) / (1.0 + np.exp(a))
-            q = 1.0 / (1.0 + np.exp(-bb)) if bb >= 0.0 else np.exp(bb) / (1.0 + np.exp(bb))
+            p = xm.sigmoid(a)
+            q = xm.sigmoid(bb)
             if mode == 0:
                 dsig = (p - result[i]) + lam * (p - q)          # eq. (7)
             else:

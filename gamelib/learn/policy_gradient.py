@@ -48,6 +48,7 @@ import math
 import numpy as np
 from numba import njit
 
+from gamelib import exactmath as xm
 from gamelib.runtime.kernels import kernel
 
 __all__ = [
@@ -81,12 +82,12 @@ def softmax_into(scores, n, temperature, out):
             top = scores[k]
     z = 0.0
     for k in range(n):
-        e = math.exp((scores[k] - top) / temperature)
+        e = xm.exp_nonpositive((scores[k] - top) / temperature)
         out[k] = e
         z += e
     for k in range(n):
         out[k] /= z
-    return math.log(z)
+    return xm.log(z)
 
 
 @kernel

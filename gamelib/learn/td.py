@@ -52,6 +52,7 @@ import math
 
 import numpy as np
 
+from gamelib import exactmath as xm
 from gamelib.runtime.kernels import kernel
 
 __all__ = ["DEFAULT_BETA", "KNIGHTCAP_BETA", "squash", "squash_gradient_scale", "temporal_differences",
@@ -76,11 +77,11 @@ def add_td_lambda(delta, values, ptr, idx, val, n, reward, lam, gamma, beta, sca
     e = 0.0
     sq = 0.0
     for t in range(n - 1, -1, -1):
-        jt = math.tanh(beta * values[t])
+        jt = xm.tanh(beta * values[t])
         if t == n - 1:
             d = reward - jt
         else:
-            d = gamma * math.tanh(beta * values[t + 1]) - jt
+            d = gamma * xm.tanh(beta * values[t + 1]) - jt
         sq += d * d
         e = d + gamma * lam * e
         w = scale * e * beta * (1.0 - jt * jt)
@@ -124,12 +125,12 @@ def _check_params(lam, gamma, beta):
 
 def squash(v, beta: float = DEFAULT_BETA):
     """``J̃ = tanh(β v)``: a raw evaluation as an expected result in [−1, 1]."""
-    return np.tanh(beta * np.asarray(v, dtype=np.float64))
+    return xm.tanh_array(beta * np.asarray(v, dtype=np.float64))
 
 
 def squash_gradient_scale(v, beta: float = DEFAULT_BETA):
     """``dJ̃/dv = β (1 − tanh²(β v))`` (times φ: the gradient of the squashed linear value)."""
-    j = np.tanh(beta * np.asarray(v, dtype=np.float64))
+    j = xm.tanh_array(beta * np.asarray(v, dtype=np.float64))
     return beta * (1.0 - j * j)
 
 
@@ -138,7 +139,7 @@ def temporal_differences(values, reward: float, *, gamma: float = 1.0,
     """``d_t = γ J̃_{t+1} − J̃_t`` (t < T) and ``d_T = r − J̃_T`` for an agent's values."""
     v = np.asarray(values, dtype=np.float64)
     _check_params(0.0, gamma, beta)
-    j = np.tanh(beta * v)
+    j = xm.tanh_array(beta * v)
     d = np.empty_like(j)
     d[:-1] = gamma * j[1:] - j[:-1]
     if v.size:

@@ -49,6 +49,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from gamelib import exactmath as xm
 from gamelib.evaluation import shogi as E
 from gamelib.evaluation.reference import REFERENCE_NODE_BUDGET, REFERENCE_QDEPTH, reference_theta
 from gamelib.runtime.checks import check_integer
@@ -176,7 +177,7 @@ def softmax_policy(scores, temperature: float) -> np.ndarray:
         raise ValueError(f"scores must be a non-empty vector, got shape {z.shape}")
     if not np.all(np.isfinite(z)):
         raise ValueError("scores must be finite")
-    p = np.exp(z - z.max())
+    p = xm.exp_array(z - z.max())
     return p / p.sum()
 
 

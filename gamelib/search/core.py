@@ -91,6 +91,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gamelib import exactmath as xm
 from gamelib.evaluation.shogi import evaluate_kind
 from gamelib.minishogi import core as mc
 from gamelib.minishogi import rules as R
@@ -228,13 +229,14 @@ def mix_seed(seed):
 def gauss_noise(h, key):
     """A standard normal number determined by a position hash ``h`` and a stream ``key``.
 
-    Box-Muller on two 53-bit uniforms from SplitMix64 of ``h`` xor ``key``.
+    Box-Muller on two 53-bit uniforms from SplitMix64 of ``h`` xor ``key``, with the
+    logarithm and cosine of :mod:`gamelib.exactmath` (the same bits on every CPU).
     """
     a = _splitmix64(np.uint64(h) ^ np.uint64(key))
     b = _splitmix64(a)
     u1 = (np.float64(a >> np.uint64(11)) + 1.0) * (1.0 / 9007199254740992.0)  # (0, 1]
     u2 = np.float64(b >> np.uint64(11)) * (1.0 / 9007199254740992.0)  # [0, 1)
-    return np.sqrt(-2.0 * np.log(u1)) * np.cos(2.0 * np.pi * u2)
+    return np.sqrt(-2.0 * xm.log(u1)) * xm.cos_2pi(u2)
 
 
 @njit(cache=True, inline="always")

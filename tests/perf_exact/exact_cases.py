@@ -2,7 +2,7 @@
 
 Each case returns the sha256 of the bytes of its results (θ after self-play learning, the moves of
 match games, search values and principal variations, leaf features). The hashes in
-``test_exact_hashes.py`` were made with the code of commit 6be4807, before any speed-up; run
+``test_exact_hashes.py`` say when they were made (its docstring); run
 ``python tests/perf_exact/exact_cases.py`` to print the current ones.
 """
 
