@@ -42,41 +42,41 @@ _COS_2PI = tuple((-1) ** n * (2 * math.pi) ** (2 * n) / math.factorial(2 * n) fo
 _SIN_2PI = tuple((-1) ** n * (2 * math.pi) ** (2 * n + 1) / math.factorial(2 * n + 1) for n in range(11, -1, -1))
 
 
-@njit(cache=True)
-def exp_nonpositive(x: float) -> float:
-    """:math:`e^x` for ``x <= 0`` (float64), within about 1 ulp, the same bits on every CPU.
-
-    ``x = k ln 2 + r`` with ``k`` the nearest integer to ``x / ln 2`` and ``|r| <= ln 2 / 2``
-    (Cody-Waite: ``ln 2`` in two parts, so ``r`` carries no rounding error from the reduction);
-    :math:`e^r` by its Taylor polynomial of degree 13 (truncation error below ``2e-18``),
-    evaluated by Horner's rule; then the exact scaling by :math:`2^k`.
-    """
-    if x < _UNDERFLOW:
-        return 0.0
+@njit(cache=True, inline="always")
+def _exp_reduced(x: float) -> float:
+    """:math:`e^x` for x in the float64 range: ``x = k ln 2 + r`` with ``k`` the nearest integer to
+    ``x / ln 2`` and ``|r| <= ln 2 / 2`` (Cody-Waite: ``ln 2`` in two parts, so ``r`` carries no
+    rounding error from the reduction); :math:`e^r` by its Taylor polynomial of degree 13
+    (truncation error below ``2e-18``), evaluated by Horner's rule; then the exact scaling by
+    :math:`2^k`."""
     k = math.floor(x * _INV_LN2 + 0.5)
     r = (x - k * _LN2_HI) - k * _LN2_LO
     p = 0.0
     for c in _TAYLOR:
         p = p * r + c
     return math.ldexp(p, int(k))
+
+
+@njit(cache=True)
+def exp_nonpositive(x: float) -> float:
+    """:math:`e^x` for ``x <= 0`` (float64), within about 1 ulp, the same bits on every CPU
+    (:func:`_exp_reduced`; 0 below -745.2)."""
+    if x < _UNDERFLOW:
+        return 0.0
+    return _exp_reduced(x)
 
 
 @njit(cache=True)
 def exp(x: float) -> float:
     """:math:`e^x` (float64) for every x, within about 1 ulp, the same bits on every CPU
-    (:func:`exp_nonpositive`'s reduction and polynomial; ``inf`` above ~709.78, NaN stays NaN)."""
+    (:func:`_exp_reduced`; 0 below -745.2, ``inf`` above ~709.78, NaN stays NaN)."""
     if x != x:
         return x
     if x > _OVERFLOW:
         return math.inf
-    if x <= 0.0:
-        return exp_nonpositive(x)
-    k = math.floor(x * _INV_LN2 + 0.5)
-    r = (x - k * _LN2_HI) - k * _LN2_LO
-    p = 0.0
-    for c in _TAYLOR:
-        p = p * r + c
-    return math.ldexp(p, int(k))
+    if x < _UNDERFLOW:
+        return 0.0
+    return _exp_reduced(x)
 
 
 @njit(cache=True)
