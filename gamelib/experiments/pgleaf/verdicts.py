@@ -147,7 +147,8 @@ def claim_verdicts(report: PGLeafReport, sizes: Mapping[str, Any], configuration
 
 
 #: The full-size runs under ``data/results/paper/pgleaf/`` and their configuration names.
-CONFIGURATIONS = {"first run (seed 0)": "seed-0"}
+CONFIGURATIONS = {"first run (seed 0)": "seed-0",
+                  "first run, 4-ply random openings": "openings/plies=4/seed-0"}
 
 
 def claims_by_configuration(root=None, alpha: float = 0.01):
