@@ -11,8 +11,9 @@ AVX-512. ``OPENBLAS_CORETYPE`` forces a kernel and ``NUMBA_CPU_NAME`` (with an e
   ``data/reference/`` bit for bit (CSV and JSON byte for byte, PNG pixel for pixel, ``.npz``
   array for array) under two or three forced OpenBLAS kernels;
 * the learners (``tests/cpu_cases.py``) give the same bits when glibc's math library is made to
-  take its code for CPUs without FMA and AVX2 (``GLIBC_TUNABLES``) and numpy's for CPUs without
-  AVX-512 or AVX2 (``NPY_DISABLE_CPU_FEATURES``): before :mod:`gamelib.exactmath` replaced the C
+  take its code for CPUs without FMA and AVX2 (``GLIBC_TUNABLES``), numpy's for CPUs without
+  AVX-512 or AVX2 (``NPY_DISABLE_CPU_FEATURES``), and when numba compiles them for Sandy Bridge
+  and for Haswell: before :mod:`gamelib.exactmath` replaced the C
   library's ``exp``, ``log``, ``tanh`` and ``cos`` in them, the four self-play learners and the
   Bonanza learner came out different without FMA.
 """
@@ -225,9 +226,14 @@ _NO_FMA = {"GLIBC_TUNABLES": "glibc.cpu.hwcaps=-AVX2,-FMA,-AVX512F",
 
 
 @pytest.mark.skipif(not X86, reason="the forced code paths are x86-64 ones")
-def test_learners_do_not_depend_on_the_math_library_code_path():
+def test_learners_do_not_depend_on_the_cpu(tmp_path: Path):
+    """The same bits with glibc's and numpy's code for other CPUs, and with numba compiling for
+    Sandy Bridge (AVX, no FMA) and Haswell (AVX2 and FMA)."""
     script = str(Path(__file__).resolve().parent / "cpu_cases.py")
     runs = {"this CPU": {}, "no AVX-512": _NO_AVX512, "no FMA or AVX2": _NO_FMA}
+    for cpu in ("sandybridge", "haswell"):
+        runs[f"compiled for {cpu}"] = {"NUMBA_CPU_NAME": cpu, "NUMBA_CPU_FEATURES": "",
+                                       "NUMBA_CACHE_DIR": str(tmp_path / cpu)}
     procs = {name: subprocess.Popen([sys.executable, script], stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, text=True, env={**os.environ, **env})
              for name, env in runs.items()}
@@ -237,6 +243,6 @@ def test_learners_do_not_depend_on_the_math_library_code_path():
         assert proc.returncode == 0, f"cpu_cases.py ({name}) failed:\n{err[-3000:]}"
         out[name] = dict(line.split() for line in text.splitlines())
     assert len(out["this CPU"]) == 8
-    for name in ("no AVX-512", "no FMA or AVX2"):
+    for name in list(runs)[1:]:
         differ = [case for case, h in out["this CPU"].items() if out[name].get(case) != h]
         assert not differ, f"with {name}, these results differ: {differ}"
