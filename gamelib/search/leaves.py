@@ -36,7 +36,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from gamelib.evaluation.shogi import MAX_ACTIVE, N_FEATURES, features, features_unsorted
+from gamelib.evaluation.shogi import (EVAL_LINEAR, MAX_ACTIVE, N_FEATURES,
+                                      evaluate_and_features_unsorted, features, features_unsorted)
 from gamelib.minishogi import core as mc
 from gamelib.runtime.kernels import kernel
 
@@ -44,7 +45,7 @@ from . import core as sc
 from .state import as_search_state, check_eval_args, thread_workspace
 
 __all__ = ["RootLeaves", "root_leaves", "root_leaves_into", "root_scores_into", "leaf_features_into",
-           "leaf_features_unsorted_into", "new_leaves_buffers"]
+           "leaf_features_unsorted_into", "child_leaves_into", "new_leaves_buffers"]
 
 _NO_BUDGET = np.int64(1) << 62
 
@@ -279,3 +280,56 @@ def _check_depths(depth, qdepth, max_plies):
         raise ValueError(f"depth + qdepth must be < {sc.MAX_PLY}, got {depth} + {qdepth}")
     return int(depth), int(qdepth), int(max_plies)
 
+
+
+@kernel
+def _child_leaf(s, theta, mv, ctl, idx, val, start, pos):
+    """The leaf of a root move searched ``depth=1, qdepth=0`` (the position after the move, ply
+    1), as :func:`gamelib.search.core.pvs` and ``qsearch`` end there: ``(value for the side to
+    move at the child, leaf kind, number of features written to idx/val[start:])``. The checks
+    come in the search's order (the repetition rule, the game-length cap, a mate in check); a
+    static leaf is evaluated and its features taken in one scan."""
+    base = mc.MAX_MOVES
+    if ctl[sc.C_REP + (s[mc.HASH] & sc.REP_MASK)] >= 2:
+        r = sc.repetition_verdict(s, ctl[sc.C_ROOT_PLY])
+        if r != mc.RESULT_NONE:
+            return sc._result_score(r, s[mc.STM], 1), sc.LEAF_REPETITION, 0
+    if ctl[sc.C_MAX_PLIES] > 0 and s[mc.MOVE_NUMBER] - 1 + s[mc.PLY] >= ctl[sc.C_MAX_PLIES]:
+        if not mc.has_legal_move(s, mv, base):
+            return -(sc.MATE - 1.0), sc.LEAF_MATED, 0
+        return 0.0, sc.LEAF_CAP, 0
+    if s[mc.HIST + mc.HIST_STRIDE * s[mc.PLY] + 1] != 0 and not mc.has_legal_move(s, mv, base):
+        return -(sc.MATE - 1.0), sc.LEAF_MATED, 0
+    nf, v = evaluate_and_features_unsorted(s, theta, idx[start:], val[start:], pos)
+    return v, sc.LEAF_STATIC, nf
+
+
+@kernel
+def child_leaves_into(s, theta, max_plies, ws, out):
+    """:func:`root_scores_into` with ``depth=1, qdepth=0`` (the full evaluation, no evaluation
+    cache) and :func:`leaf_features_unsorted_into` of every root move at once: fills
+    ``moves[:n]``, ``scores[:n]``, ``leaf_kind[:n]``, ``lines[:n, 0] = 0`` and the features in
+    CSR rows ``leaf_ptr``/``leaf_idx``/``leaf_val`` (``out[3:6]``; the root side's view: the
+    child's features negated); returns ``n``. The scores, kinds and features are exactly those
+    of the two calls (tested); each leaf is scanned once instead of twice (REINFORCE's self-play,
+    which needs every leaf's value and features)."""
+    mv, ordk, pv, ctl, tt, tts, ec, ecv = ws
+    moves, scores, leaf_kind, ptr, idx, val, lines, pos = out[0], out[1], out[2], out[3], out[4], out[5], out[8], out[9]
+    if s.shape[0] < mc.HIST + mc.HIST_STRIDE * (s[mc.PLY] + 3):
+        raise ValueError("child_leaves_into: the state's history is too short for the search")
+    sc.setup(s, ctl, tt, _NO_BUDGET, 0, EVAL_LINEAR, False, True, True, 0, max_plies)
+    n = mc.gen_moves(s, mv, 0, False)
+    ptr[0] = 0
+    for k in range(n):
+        m = mv[k]
+        moves[k] = m
+        sc._make(s, ctl, np.int64(m))
+        v, kind, nf = _child_leaf(s, theta, mv, ctl, idx, val, ptr[k], pos)
+        sc._unmake(s, ctl)
+        scores[k] = -v
+        leaf_kind[k] = kind
+        lines[k, 0] = 0
+        for j in range(ptr[k], ptr[k] + nf):
+            val[j] = -val[j]
+        ptr[k + 1] = ptr[k] + nf
+    return n

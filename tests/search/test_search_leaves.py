@@ -167,3 +167,56 @@ def test_scores_then_one_leaf_equal_root_leaves():
     assert not out[9].any()
     used = mc.HIST + mc.HIST_STRIDE * (int(before[mc.PLY]) + 1)  # beyond: the search's scratch
     assert np.array_equal(s[:used], before[:used])
+
+
+def _leaves_two_ways(s, theta, max_plies):
+    """``child_leaves_into`` against ``root_scores_into(depth 1, qdepth 0)`` and
+    ``leaf_features_unsorted_into`` of every root move: everything must be equal."""
+    from gamelib.search import (LEAF_STATIC, child_leaves_into, leaf_features_unsorted_into,
+                                new_leaves_buffers, new_workspace, root_scores_into)
+
+    a, b = new_leaves_buffers(), new_leaves_buffers()
+    sa, sb = s.copy(), s.copy()
+    n = root_scores_into(sa, theta, ev.EVAL_LINEAR, 1, 0, max_plies, new_workspace(0), a)
+    assert child_leaves_into(sb, theta, max_plies, new_workspace(0), b) == n
+    for i in (0, 1, 2):
+        assert np.array_equal(a[i][:n], b[i][:n]), i
+    assert np.array_equal(a[8][:n, 0], b[8][:n, 0])
+    idx = np.zeros(ev.MAX_ACTIVE, dtype=np.int32)
+    val = np.zeros(ev.MAX_ACTIVE)
+    for k in range(n):
+        m = leaf_features_unsorted_into(sa, k, a, idx, val, 0)
+        lo, hi = b[3][k], b[3][k + 1]
+        assert hi - lo == m and np.array_equal(idx[:m], b[4][lo:hi]) and np.array_equal(val[:m], b[5][lo:hi])
+        assert (m > 0) == (b[2][k] == LEAF_STATIC)
+    assert np.array_equal(sa, sb) and not b[9].any()
+    return set(int(x) for x in b[2][:n])
+
+
+def test_child_leaves_are_root_scores_and_leaf_features_in_one_pass():
+    """REINFORCE's fused pass gives exactly the scores, leaf kinds and features of the two-step
+    one, on positions of random games (checks and mates among them), at a game-length cap, and
+    where a root move repeats a position for the fourth time."""
+    from gamelib.search import LEAF_CAP, LEAF_REPETITION
+
+    theta = ev.initial_theta(5, 0.01)
+    rng = np.random.default_rng(11)
+    kinds = set()
+    for g in range(12):
+        pos = Position()
+        for _ in range(int(rng.integers(0, 60))):
+            moves = pos.legal_move_codes()
+            if len(moves) == 0 or pos.outcome() is not None:
+                break
+            pos.push(int(moves[int(rng.integers(len(moves)))]))
+        if pos.outcome() is not None:
+            continue
+        s = pos.state
+        kinds |= _leaves_two_ways(s, theta, 0)
+        cap = int(s[mc.MOVE_NUMBER]) - 1 + int(s[mc.PLY]) + 1
+        kinds |= _leaves_two_ways(s, theta, cap)
+    pos = Position()
+    for usi in ["5e4d", "1a2b", "4d5e", "2b1a"] * 2 + ["5e4d", "1a2b", "4d5e"]:
+        pos.push_usi(usi)
+    kinds |= _leaves_two_ways(pos.state, theta, 0)
+    assert {LEAF_CAP, LEAF_REPETITION} <= kinds, kinds
