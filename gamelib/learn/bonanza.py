@@ -68,27 +68,19 @@ PAPER_PIECE_VALUES = np.array([100.0, 400.0, 500.0, 800.0, 1000.0])
 # --- the loss T (eqs. 2 and 4) -------------------------------------------------------------------
 
 @njit(cache=True)
-def _sigmoid(z):
-    if z >= 0.0:
-        return 1.0 / (1.0 + xm.exp_nonpositive(-z))
-    e = xm.exp_nonpositive(z)
-    return e / (1.0 + e)
-
-
-@njit(cache=True)
 def _t(x, slope, window):
     if x > window:
         x = window
     elif x < -window:
         x = -window
-    return _sigmoid(slope * x)
+    return xm.sigmoid(slope * x)
 
 
 @njit(cache=True)
 def _dt(x, slope, window):
     if x >= window or x <= -window:
         return 0.0
-    s = _sigmoid(slope * x)
+    s = xm.sigmoid(slope * x)
     return slope * s * (1.0 - s)
 
 

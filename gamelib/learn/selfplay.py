@@ -431,10 +431,10 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
     nnz = np.zeros(2, dtype=np.int64)
     vptr[0, 0] = 0
     vptr[1, 0] = 0
+    fused = pg_mode and qdepth == 0 and kind == ev.EVAL_LINEAR   # REINFORCE
     while True:
         n = 0
         r = core.rule_result(s, max_plies)
-        fused = pg_mode and qdepth == 0 and kind == ev.EVAL_LINEAR   # REINFORCE
         if r == core.RESULT_NONE:
             if fused:     # every leaf's value and features from one scan
                 n = child_leaves_into(s, theta, max_plies, ws, out)

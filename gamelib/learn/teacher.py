@@ -115,7 +115,6 @@ TEACHER_DTYPE = np.dtype([
 ])
 
 
-
 @dataclass(frozen=True)
 class TeacherSettings:
     """How teacher games are played and labelled.

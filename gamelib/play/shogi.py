@@ -85,7 +85,6 @@ __all__ = [
 PAPER_NOISE_STD = math.sqrt(0.001)
 
 
-
 def _check_float(name: str, value, positive: bool = False) -> float:
     try:
         x = float(value)

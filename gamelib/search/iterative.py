@@ -135,7 +135,6 @@ def _check_workspace(ws):
     return ws
 
 
-
 def search(
     s,
     theta,
