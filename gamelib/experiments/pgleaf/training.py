@@ -97,31 +97,20 @@ def train(folder, sizes: Mapping[str, Any], seed: int, *, workers: int | None = 
         return state
 
     def step(state, ctx):
-        first = ctx.index * m
         jobs, owners = [], []
-        for run in runs:          # TD runs first: each is one long job
-            st = settings[run.key]
-            if not st.policy_gradient:
-                jobs.append((_td_job, (state[f"theta/{run.key}"], st,
-                                       _game_seeds(ctx.run_seed, run, first, m))))
-                owners.append(run.key)
-        for run in runs:
-            st = settings[run.key]
-            if st.policy_gradient:
-                seeds = _game_seeds(ctx.run_seed, run, first, m)
-                for j in range(0, m, per_job):
-                    jobs.append((_pg_job, (state[f"theta/{run.key}"], st, seeds[j:j + per_job])))
-                    owners.append(run.key)
-        results = ctx.map(_call, jobs, chunksize=1)
+        # TD runs first: each is one long job
+        for run in sorted(runs, key=lambda r: settings[r.key].policy_gradient):
+            mine = batch_jobs(state[f"theta/{run.key}"], run, settings[run.key], ctx.run_seed,
+                              ctx.index, m, per_job)
+            jobs += mine
+            owners += [run.key] * len(mine)
+        results = ctx.map(call_job, jobs, chunksize=1)
         new = dict(state)
         for run in runs:
-            mine = [res for res, key in zip(results, owners) if key == run.key]
             st = settings[run.key]
-            if st.policy_gradient:
-                records = [rec for part in mine for rec in part]
-                new[f"theta/{run.key}"] = pg_update(state[f"theta/{run.key}"], records, st)
-            else:
-                new[f"theta/{run.key}"], records = mine[0]
+            new[f"theta/{run.key}"], records = batch_result(
+                state[f"theta/{run.key}"], st, [res for res, key in zip(results, owners)
+                                                if key == run.key])
             new[f"stats/{run.key}"] = np.vstack([state[f"stats/{run.key}"],
                                                  _stats_row(records, st.max_plies)[None, :]])
         bar.update(ctx.index)
@@ -136,9 +125,30 @@ def train(folder, sizes: Mapping[str, Any], seed: int, *, workers: int | None = 
         bar.close()
 
 
-def _call(job):
+def batch_jobs(theta, run: RunSpec, settings, run_seed: int, index: int, m: int,
+               per_job: int) -> list:
+    """The jobs of batch ``index`` (games ``index·m .. index·m + m - 1``) of one run, each a
+    ``(function, arguments)`` pair for :func:`call_job`: a TD run's ``m`` games are one job (θ
+    changes after every game), a policy-gradient run's are ``m / per_job`` jobs (θ fixed)."""
+    seeds = _game_seeds(run_seed, run, index * m, m)
+    if not settings.policy_gradient:
+        return [(_td_job, (theta, settings, seeds))]
+    return [(_pg_job, (theta, settings, seeds[j:j + per_job])) for j in range(0, m, per_job)]
+
+
+def call_job(job):
+    """Run one job of :func:`batch_jobs` (in a worker)."""
     fn, args = job
     return fn(args)
+
+
+def batch_result(theta, settings, results) -> tuple[np.ndarray, list]:
+    """``(θ after the batch, its games)`` from the results of the run's :func:`batch_jobs`, in
+    their order: the TD learner's θ, or the policy-gradient update (eqs. 1-4) from θ."""
+    if settings.policy_gradient:
+        records = [rec for part in results for rec in part]
+        return pg_update(theta, records, settings), records
+    return results[0]
 
 
 def trained_theta(folder, sizes: Mapping[str, Any], seed: int, games: int) -> dict:
