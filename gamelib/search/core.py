@@ -320,6 +320,31 @@ def repetition_verdict(s, root_ply):
     return mc.RESULT_NONE
 
 
+@njit(cache=True, inline="always")
+def search_repetition(s, ctl):
+    """The repetition rule at a node of the search: ``core.RESULT_*`` (``RESULT_NONE``: the game
+    goes on), asked of :func:`repetition_verdict` only when the hash-count table has seen the
+    position before. With :func:`at_game_cap` and :func:`in_check`, the end-of-game tests that
+    :func:`pvs` and ``qsearch`` make, in that order, and that a leaf taken without the search
+    (:func:`gamelib.search.leaves.child_leaves_into`) must make the same way."""
+    if ctl[C_REP + (s[_HASH] & REP_MASK)] >= 2:
+        return repetition_verdict(s, ctl[C_ROOT_PLY])
+    return mc.RESULT_NONE
+
+
+@njit(cache=True, inline="always")
+def at_game_cap(s, ctl):
+    """Whether the game-length cap is reached at this node (a draw unless the side to move has
+    no legal move)."""
+    return ctl[C_MAX_PLIES] > 0 and s[_MOVE_NUMBER] - 1 + s[_PLY] >= ctl[C_MAX_PLIES]
+
+
+@njit(cache=True, inline="always")
+def in_check(s):
+    """Whether the side to move is in check (the flag make_move stored in the history)."""
+    return s[_HIST + _HS * s[_PLY] + 1] != 0
+
+
 @kernel
 def init_repetition(s, ctl):
     """Fill the hash-count table with the positions of the game history up to the root."""
@@ -440,8 +465,7 @@ def qsearch(s, theta, mv, ordk, pv, ctl, ec, ecv, noise_std, alpha, beta, ply, q
         ctl[C_SELDEPTH] = ply
     _leaf(ctl, ply, LEAF_STATIC)
     base = ply * _MAX_MOVES
-    checked = s[_HIST + _HS * s[_PLY] + 1] != 0
-    if checked:
+    if in_check(s):
         if qleft <= 0 or ply >= MAX_PLY:  # only the mate test: does an evasion exist?
             if not mc.has_legal_move(s, mv, base):
                 _leaf(ctl, ply, LEAF_MATED)
@@ -496,18 +520,17 @@ def pvs(s, theta, mv, ordk, pv, ctl, tt, tts, ec, ecv, noise_std, alpha, beta, d
     """
     _leaf(ctl, ply, LEAF_STATIC)
     # game end by repetition (in-search cycles: see the module doc)
-    if ctl[C_REP + (s[_HASH] & REP_MASK)] >= 2:
-        r = repetition_verdict(s, ctl[C_ROOT_PLY])
-        if r != mc.RESULT_NONE:
-            if ctl[C_NODES] >= ctl[C_BUDGET]:
-                ctl[C_ABORT] = 1
-                return 0.0
-            ctl[C_NODES] += 1
-            _leaf(ctl, ply, LEAF_REPETITION)
-            return _result_score(r, s[_STM], ply)
+    r = search_repetition(s, ctl)
+    if r != mc.RESULT_NONE:
+        if ctl[C_NODES] >= ctl[C_BUDGET]:
+            ctl[C_ABORT] = 1
+            return 0.0
+        ctl[C_NODES] += 1
+        _leaf(ctl, ply, LEAF_REPETITION)
+        return _result_score(r, s[_STM], ply)
     base = ply * _MAX_MOVES
     # game-length cap: a draw unless the side to move has no legal move
-    if ctl[C_MAX_PLIES] > 0 and s[_MOVE_NUMBER] - 1 + s[_PLY] >= ctl[C_MAX_PLIES]:
+    if at_game_cap(s, ctl):
         if ctl[C_NODES] >= ctl[C_BUDGET]:
             ctl[C_ABORT] = 1
             return 0.0

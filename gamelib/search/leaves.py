@@ -287,18 +287,17 @@ def _child_leaf(s, theta, mv, ctl, idx, val, start, pos):
     """The leaf of a root move searched ``depth=1, qdepth=0`` (the position after the move, ply
     1), as :func:`gamelib.search.core.pvs` and ``qsearch`` end there: ``(value for the side to
     move at the child, leaf kind, number of features written to idx/val[start:])``. The checks
-    come in the search's order (the repetition rule, the game-length cap, a mate in check); a
+    are the search's own (``search_repetition``, ``at_game_cap``, ``in_check``) in its order; a
     static leaf is evaluated and its features taken in one scan."""
     base = mc.MAX_MOVES
-    if ctl[sc.C_REP + (s[mc.HASH] & sc.REP_MASK)] >= 2:
-        r = sc.repetition_verdict(s, ctl[sc.C_ROOT_PLY])
-        if r != mc.RESULT_NONE:
-            return sc._result_score(r, s[mc.STM], 1), sc.LEAF_REPETITION, 0
-    if ctl[sc.C_MAX_PLIES] > 0 and s[mc.MOVE_NUMBER] - 1 + s[mc.PLY] >= ctl[sc.C_MAX_PLIES]:
+    r = sc.search_repetition(s, ctl)
+    if r != mc.RESULT_NONE:
+        return sc._result_score(r, s[mc.STM], 1), sc.LEAF_REPETITION, 0
+    if sc.at_game_cap(s, ctl):
         if not mc.has_legal_move(s, mv, base):
             return -(sc.MATE - 1.0), sc.LEAF_MATED, 0
         return 0.0, sc.LEAF_CAP, 0
-    if s[mc.HIST + mc.HIST_STRIDE * s[mc.PLY] + 1] != 0 and not mc.has_legal_move(s, mv, base):
+    if sc.in_check(s) and not mc.has_legal_move(s, mv, base):
         return -(sc.MATE - 1.0), sc.LEAF_MATED, 0
     nf, v = evaluate_and_features_unsorted(s, theta, idx[start:], val[start:], pos)
     return v, sc.LEAF_STATIC, nf
