@@ -105,6 +105,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros as _ctz
 
 from gamelib.runtime.atomic import load_npz, save_npz_atomic
+from gamelib.runtime.bits import ctpop
 from gamelib.runtime.kernels import kernel
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
@@ -366,11 +367,8 @@ def _put_add_if(cond, k, x, theta, idx, val, n, v):
 
 @njit(cache=True, inline="always")
 def _popcount(x):
-    """Number of set bits of a board bitmask (25 bits)."""
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return (x * 0x01010101 & 0xFFFFFFFF) >> 24
+    """Number of set bits of a board bitmask (25 bits, non-negative)."""
+    return np.int64(ctpop(x))
 
 
 @njit(cache=True, inline="always")

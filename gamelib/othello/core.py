@@ -24,8 +24,9 @@ promotes to ``float64``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
+
+from gamelib.runtime.bits import ctlz as _ctlz, ctpop as _ctpop, cttz as _cttz
 
 __all__ = [
     "EMPTY_BOARD_MASK",
@@ -66,48 +67,6 @@ _S14 = np.uint64(14)
 _S16 = np.uint64(16)
 _S18 = np.uint64(18)
 _S63 = np.uint64(63)
-
-
-@intrinsic
-def _ctpop(typingctx, x):
-    """LLVM ``ctpop`` of an integer cast to uint64 (one POPCNT instruction where the CPU has it)."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.uint64(x)
-
-    def codegen(context, builder, signature, args):
-        v = context.cast(builder, args[0], x, types.uint64)
-        return builder.ctpop(v)
-
-    return sig, codegen
-
-
-@intrinsic
-def _cttz(typingctx, x):
-    """LLVM ``cttz`` of an integer cast to uint64 (index of the lowest set bit; 64 for zero)."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.uint64(x)
-
-    def codegen(context, builder, signature, args):
-        v = context.cast(builder, args[0], x, types.uint64)
-        return builder.cttz(v, context.get_constant(types.boolean, False))
-
-    return sig, codegen
-
-
-@intrinsic
-def _ctlz(typingctx, x):
-    """LLVM ``ctlz`` of an integer cast to uint64 (number of leading zero bits; 64 for zero)."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.uint64(x)
-
-    def codegen(context, builder, signature, args):
-        v = context.cast(builder, args[0], x, types.uint64)
-        return builder.ctlz(v, context.get_constant(types.boolean, False))
-
-    return sig, codegen
 
 
 @njit(cache=True, inline="always")

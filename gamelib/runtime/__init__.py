@@ -23,6 +23,8 @@ Submodules
     The report files at the top of a run folder: CSV, time-stamp-free PNG, provenance.
 :mod:`~gamelib.runtime.kernels`
     ``@kernel``: ``@njit(cache=True)`` without reference counting, for allocation-free hot loops.
+:mod:`~gamelib.runtime.bits`
+    ``ctpop``, ``cttz``, ``ctlz``: bit counts of board masks as single instructions in numba code.
 """
 
 from gamelib.runtime.atomic import (atomic_write_bytes, atomic_write_json, atomic_write_text,
