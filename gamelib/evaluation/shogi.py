@@ -123,6 +123,11 @@ __all__ = [
     "block",
     "PIECE_VALUES",
     "evaluate",
+    "prepare",
+    "prepare_into",
+    "check_weights",
+    "N_WEIGHTS",
+    "PAIR_TABLE_SIZE",
     "evaluate_material",
     "evaluate_kind",
     "features",
@@ -296,6 +301,25 @@ _PAIR_BY_OWNER = np.stack([_PAIR_OWN, _PAIR_ENEMY])
 #: _OFF81[a, b]: offset index of square b seen from square a, in sente's orientation.
 _OFF81 = np.array([[_offset81(b // 5 - a // 5, b % 5 - a % 5) for b in range(25)] for a in range(25)], dtype=np.int16)
 del _k, _t
+#: _PAIR_SLOT[owner, a, b]: the offset of square b from square a as ``owner`` sees the board,
+#: 0..48 within the pairs' radius ((dr + 3) * 7 + dc + 3), else 49 (no pair feature): the
+#: offset coordinate of the pair table.
+_PAIR_SLOT = np.full((2, 25, 25), 49, dtype=np.int16)
+for _a in range(25):
+    for _b in range(25):
+        _dr, _dc = _b // 5 - _a // 5, _b % 5 - _a % 5
+        if (_dr, _dc) != (0, 0) and max(abs(_dr), abs(_dc)) <= _PAIR_RADIUS:
+            _PAIR_SLOT[0, _a, _b] = (_dr + 3) * 7 + _dc + 3
+            _PAIR_SLOT[1, _a, _b] = (3 - _dr) * 7 + 3 - _dc
+del _a, _b, _dr, _dc
+_N_TYPES = len(_PIECE_TYPES)
+#: Size of the pair table that :func:`prepare` appends to θ: for the side of the first piece
+#: (0: the side to move, 1: the other), own/enemy second piece, the two types (P..+R) and the
+#: offset slot (50), the two terms a pair adds to the evaluation (320 kB: it stays in a core's
+#: cache beside θ).
+PAIR_TABLE_SIZE = 2 * 2 * _N_TYPES * _N_TYPES * 50 * 2
+#: Length of prepared weights (:func:`prepare`): θ, then its pair table.
+N_WEIGHTS = N_FEATURES + PAIR_TABLE_SIZE
 
 _RAY = core.RAY
 _RAY_N = core.RAY_N
@@ -372,8 +396,12 @@ def _popcount(x):
 
 
 @njit(cache=True, inline="always")
-def _scan(s, theta, idx, val, sink, sink_if):
+def _scan(s, theta, idx, val, sink, sink_if, pair_table=False):
     """Visit every entry of φ(s) = (ψ_stm(s), -ψ_opp(s), 1) and pass it to ``sink``.
+
+    ``pair_table`` (an evaluation sink only, ``theta`` prepared by :func:`prepare`): the
+    pairs' terms are read from the pair table instead of being passed to the sink -- the same
+    terms added in the same order, so the same value to the last bit.
 
     ``sink_if(cond, k, x, ...)`` is ``sink`` where ``cond`` holds and nothing otherwise (without
     a branch). Each entry is (feature index k of the side's block, value x) with x = +count for ψ_stm and
@@ -413,29 +441,46 @@ def _scan(s, theta, idx, val, sink, sink_if):
         n, v = sink_if(ta != _KING, _MAT_OF_TYPE[ta], x, theta, idx, val, n, v)
     # pairs
     rest = occ
-    while rest:
-        a = _ctz(rest)
-        rest &= rest - 1
-        pa = s[a]
-        ca = pa >> 4
-        ta = pa & 15
-        x = 1.0 if ca == stm else -1.0
-        later = rest
-        while later:
-            b = _ctz(later)
-            later &= later - 1
-            pb = s[b]
-            tb = pb & 15
-            o = _OFF81[a, b]
-            if ca == 1:
-                o = 80 - o
-            # branch-free (the owners of successive pieces are unpredictable): an own pair has
-            # one entry, an enemy pair two; a pair beyond the radius none
-            enemy = np.int64((pb >> 4) != ca)
-            k = _PAIR_BY_OWNER[enemy, ta, tb, o]
-            ok = k >= 0
-            n, v = sink_if(ok, k, x, theta, idx, val, n, v)
-            n, v = sink_if(ok and enemy == 1, _PAIR_ENEMY[tb, ta, o], -x, theta, idx, val, n, v)
+    if pair_table:  # the two terms of each pair read from θ's pair table (see prepare)
+        while rest:
+            a = _ctz(rest)
+            rest &= rest - 1
+            pa = s[a]
+            ca = pa >> 4
+            row = N_FEATURES + 100 * _N_TYPES * (2 * _N_TYPES * np.int64(ca != stm) + (pa & 15) - 1)
+            later = rest
+            while later:
+                b = _ctz(later)
+                later &= later - 1
+                pb = s[b]
+                i = row + 2 * (50 * (_N_TYPES * _N_TYPES * np.int64((pb >> 4) != ca) + (pb & 15) - 1)
+                               + np.int64(_PAIR_SLOT[ca, a, b]))
+                v = v + theta[i]
+                v = v + theta[i + 1]
+    else:  # the terms passed to the sink
+        while rest:
+            a = _ctz(rest)
+            rest &= rest - 1
+            pa = s[a]
+            ca = pa >> 4
+            ta = pa & 15
+            x = 1.0 if ca == stm else -1.0
+            later = rest
+            while later:
+                b = _ctz(later)
+                later &= later - 1
+                pb = s[b]
+                tb = pb & 15
+                o = _OFF81[a, b]
+                if ca == 1:
+                    o = 80 - o
+                # branch-free (the owners of successive pieces are unpredictable): an own pair has
+                # one entry, an enemy pair two; a pair beyond the radius none
+                enemy = np.int64((pb >> 4) != ca)
+                k = _PAIR_BY_OWNER[enemy, ta, tb, o]
+                ok = k >= 0
+                n, v = sink_if(ok, k, x, theta, idx, val, n, v)
+                n, v = sink_if(ok and enemy == 1, _PAIR_ENEMY[tb, ta, o], -x, theta, idx, val, n, v)
     # mobility and blockers; attack maps (sliders see through the enemy king) for king mobility
     att0 = 0
     att1 = 0
@@ -493,10 +538,12 @@ def evaluate(s, theta):
     ----------
     s : int64 array
         A :mod:`gamelib.minishogi.core` state.
-    theta : float64 array of length ``N_FEATURES``
-        The parameters (not checked here: see :func:`check_theta`).
+    theta : float64 array of length ``N_FEATURES`` or ``N_WEIGHTS``
+        The parameters (not checked here: see :func:`check_theta`), or weights prepared from
+        them by :func:`prepare` (the same value, 1.6-2.6 times faster pairs).
     """
-    return _scan(s, theta, _ZERO_THETA, _ZERO_THETA, _add, _add_if)[1]
+    return _scan(s, theta, _ZERO_THETA, _ZERO_THETA, _add, _add_if,
+                 theta.shape[0] == N_WEIGHTS)[1]
 
 
 @njit(cache=True)
@@ -598,6 +645,66 @@ def _merge_in_scan_order(idx, val, n, pos):
             val[nz] = val[j]
             nz += 1
     return nz
+
+
+@kernel
+def prepare_into(w):
+    """Fill the pair table ``w[N_FEATURES:]`` from the parameters ``w[:N_FEATURES]`` (see
+    :func:`prepare`); call it again whenever they change."""
+    for c in range(2):
+        x = 1.0 if c == 0 else -1.0
+        for enemy in range(2):
+            for ta in range(1, _N_TYPES + 1):
+                for tb in range(1, _N_TYPES + 1):
+                    for slot in range(50):
+                        i = N_FEATURES + 2 * (50 * (_N_TYPES * (_N_TYPES * (2 * c + enemy) + ta - 1) + tb - 1) + slot)
+                        t1 = 0.0
+                        t2 = 0.0
+                        if slot < 49:  # the offset in sente's 9x9 grid of _PAIR_BY_OWNER
+                            o = (slot // 7 + 1) * 9 + slot % 7 + 1
+                            k = _PAIR_BY_OWNER[enemy, ta, tb, o]
+                            if k >= 0:
+                                t1 = x * w[k + OPP_OFFSET * np.int64(x < 0.0)]
+                                if enemy == 1:
+                                    t2 = -x * w[_PAIR_ENEMY[tb, ta, o] + OPP_OFFSET * np.int64(-x < 0.0)]
+                        w[i] = t1
+                        w[i + 1] = t2
+
+
+def prepare(theta) -> np.ndarray:
+    """Weights for a faster :func:`evaluate`: θ (checked) followed by its pair table, length
+    :data:`N_WEIGHTS`.
+
+    A pair of pieces adds two terms to the evaluation, ``x θ[k]`` of its feature and, for an
+    enemy pair, ``-x θ[k']`` of the other side's view (0.0 where there is none). The table holds
+    both, for every (side of the first piece, own/enemy, types, offset), so the pair loop reads
+    two numbers instead of looking up the indices, their sides and the weights -- the same
+    terms added in the same order, so :func:`evaluate` gives the same value to the last bit.
+    Every function that takes θ only to evaluate positions (the search, the self-play games)
+    accepts the prepared weights; they are a function of θ, to be prepared again
+    (:func:`prepare_into`) when θ changes.
+    """
+    w = np.empty(N_WEIGHTS)
+    w[:N_FEATURES] = check_theta(theta)
+    prepare_into(w)
+    return w
+
+
+def check_weights(weights, name: str = "theta") -> np.ndarray:
+    """Validate parameters θ (:func:`check_theta`) or prepared weights (:func:`prepare`: their
+    θ part checked, their pair table must be θ's); returns a float64 array."""
+    arr = np.asarray(weights)
+    if arr.ndim == 1 and arr.shape[0] == N_WEIGHTS:
+        w = np.ascontiguousarray(arr, dtype=np.float64)
+        check_theta(w[:N_FEATURES], name)
+        table = np.empty(N_WEIGHTS)
+        table[:N_FEATURES] = w[:N_FEATURES]
+        prepare_into(table)
+        if not np.array_equal(table[N_FEATURES:], w[N_FEATURES:]):
+            raise ValueError(f"{name}: prepared weights whose pair table is not their parameters' "
+                             f"(θ changed after prepare?)")
+        return w
+    return check_theta(weights, name)
 
 
 @kernel

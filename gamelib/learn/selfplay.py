@@ -417,7 +417,8 @@ def start_state(max_plies: int, qdepth: int) -> np.ndarray:
 @njit(cache=True)
 def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non_mdp, bonus,
                    pg_mode, g, vals, vptr, vidx, vval, ws, out, probs, buf, info, rew, mlog):
-    """Play one self-play game from ``start`` with the softmax policy over ``root_leaves``.
+    """Play one self-play game from ``start`` with the softmax policy over ``root_leaves``
+    (``theta``: the parameters, or prepared weights, :func:`gamelib.evaluation.shogi.prepare`).
 
     PG mode accumulates each side's g(m) (eq. 3) into ``g[side]``; TD mode records each side's
     chosen values and leaf features as CSR rows (``vals``, ``vptr``, ``vidx``, ``vval``). Writes
@@ -510,8 +511,11 @@ def _td_games(theta, start, kind, qdepth, temperature, max_plies, seeds, non_mdp
     rew = np.zeros(2)
     keep = theta[frozen] if frozen >= 0 else 0.0
     before = theta[:tie].copy()
+    weights = np.empty(ev.N_WEIGHTS)
     for i in range(seeds.shape[0]):
-        _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seeds[i], non_mdp,
+        weights[:theta.shape[0]] = theta      # θ changed after the last game: its pair table too
+        ev.prepare_into(weights)
+        _selfplay_game(weights, start, kind, qdepth, temperature, max_plies, seeds[i], non_mdp,
                        bonus, False, g, vals, vptr, vidx, vval, ws, out, probs, buf, info, rew,
                        mlogs[i])
         for side in range(2):
@@ -575,8 +579,9 @@ def play_pg_games(theta, settings: LearnerSettings, seeds) -> list[SelfPlayGame]
     g_idx = np.zeros(theta.size, dtype=np.int32)
     g_val = np.zeros(theta.size)
     records = []
+    weights = ev.prepare(theta)           # θ is fixed: its pair table once for all the games
     for seed in seeds:
-        _selfplay_game(theta, start, ev.EVAL_LINEAR, settings.qdepth, settings.temperature,
+        _selfplay_game(weights, start, ev.EVAL_LINEAR, settings.qdepth, settings.temperature,
                        settings.max_plies, int(seed), settings.reward == "non_mdp",
                        settings.bonus, True, g, vals, vptr, vidx, vval, ws, out, probs, buf,
                        info, rew, mlog)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from gamelib.evaluation import shogi as ev
 from gamelib.minishogi import core as mc
 from gamelib.minishogi.notation import format_usi
 from gamelib.runtime.checks import check_integer
@@ -212,6 +213,8 @@ def search(
     if not np.isfinite(noise_std) or noise_std < 0:
         raise ValueError(f"noise_std must be a finite number >= 0, got {noise_std!r}")
     theta, kind = check_eval_args(theta, kind)
+    if kind == ev.EVAL_LINEAR:   # θ with its pair table (a faster evaluation, the same values)
+        theta = ev.prepare(theta)
     max_depth = min(max_depth, sc.MAX_PLY - 1)
     st = as_search_state(s, sc.MAX_PLY + 2)
     mv, ordk, pv, ctl, tt, tts, ec, ecv = thread_workspace(tt_bits) if workspace is None else _check_workspace(workspace)

@@ -370,3 +370,62 @@ def test_side_helpers():
         E.side_weights_theta(np.ones(E.N_FEATURES))
     with pytest.raises(ValueError, match="vector of"):
         E.swap_sides(np.ones(3))
+
+
+# ----------------------------------------------------------------------------- prepared weights
+def _theta_with_large_pair_weights(seed):
+    """Parameters whose every weight matters (N(0, 0.1), both halves different, signed zeros
+    and exact zeros among them), so a pair term taken from the wrong place changes the value."""
+    rng = np.random.default_rng(seed)
+    theta = rng.normal(0.0, 0.1, E.N_FEATURES)
+    theta[rng.integers(0, E.N_FEATURES, 500)] = 0.0
+    theta[rng.integers(0, E.N_FEATURES, 500)] = -0.0
+    return theta
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_prepared_weights_evaluate_every_position_to_the_same_bits(positions, seed):
+    theta = _theta_with_large_pair_weights(seed)
+    w = E.prepare(theta)
+    assert w.shape == (E.N_WEIGHTS,) and np.array_equal(w[:E.N_FEATURES], theta)
+    for sfen in positions:
+        s = state(sfen)
+        a, b = E.evaluate(s, theta), E.evaluate(s, w)
+        assert np.float64(a).view(np.int64) == np.float64(b).view(np.int64), sfen
+        # and the same for the other side to move (the sides of the pairs' pieces swap)
+        s[core.STM] ^= 1
+        assert E.evaluate(s, theta) == E.evaluate(s, w), sfen
+
+
+def test_prepared_weights_of_initial_parameters_and_material_kind(positions):
+    theta = E.initial_theta(3)
+    w = E.prepare(theta)
+    for sfen in positions[:100]:
+        s = state(sfen)
+        assert E.evaluate(s, theta) == E.evaluate(s, w)
+        assert E.evaluate_material(s, theta) == E.evaluate_material(s, w)
+
+
+def test_prepare_into_follows_a_change_of_theta(positions):
+    theta = _theta_with_large_pair_weights(2)
+    w = E.prepare(theta)
+    k = E.block("pair_enemy").offset + 17
+    w[k] += 0.5                                   # θ changed: the table is stale ...
+    with pytest.raises(ValueError, match="pair table is not their parameters'"):
+        E.check_weights(w)
+    E.prepare_into(w)                             # ... until it is prepared again
+    assert np.array_equal(E.check_weights(w), w)
+    theta[k] += 0.5
+    for sfen in positions[:100]:
+        assert E.evaluate(state(sfen), w) == E.evaluate(state(sfen), theta)
+
+
+def test_check_weights_accepts_theta_and_refuses_bad_weights():
+    theta = E.initial_theta(0)
+    assert np.array_equal(E.check_weights(theta), theta)
+    bad = E.prepare(theta)
+    bad[5] = np.nan
+    with pytest.raises(ValueError, match="non-finite"):
+        E.check_weights(bad)
+    with pytest.raises(ValueError, match=f"{E.N_FEATURES} parameters"):
+        E.check_weights(np.zeros(E.N_WEIGHTS - 1))
