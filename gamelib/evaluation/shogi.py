@@ -125,7 +125,6 @@ __all__ = [
     "evaluate",
     "prepare",
     "prepare_into",
-    "check_weights",
     "N_WEIGHTS",
     "PAIR_TABLE_SIZE",
     "evaluate_material",
@@ -688,23 +687,6 @@ def prepare(theta) -> np.ndarray:
     w[:N_FEATURES] = check_theta(theta)
     prepare_into(w)
     return w
-
-
-def check_weights(weights, name: str = "theta") -> np.ndarray:
-    """Validate parameters θ (:func:`check_theta`) or prepared weights (:func:`prepare`: their
-    θ part checked, their pair table must be θ's); returns a float64 array."""
-    arr = np.asarray(weights)
-    if arr.ndim == 1 and arr.shape[0] == N_WEIGHTS:
-        w = np.ascontiguousarray(arr, dtype=np.float64)
-        check_theta(w[:N_FEATURES], name)
-        table = np.empty(N_WEIGHTS)
-        table[:N_FEATURES] = w[:N_FEATURES]
-        prepare_into(table)
-        if not np.array_equal(table[N_FEATURES:], w[N_FEATURES:]):
-            raise ValueError(f"{name}: prepared weights whose pair table is not their parameters' "
-                             f"(θ changed after prepare?)")
-        return w
-    return check_theta(weights, name)
 
 
 @kernel
