@@ -48,15 +48,35 @@ def test_committed_paper_run_matches_the_paper_profile(run: Path):
         assert invocation["git_commit"], f"{run}: an invocation without its git commit"
 
 
-@pytest.mark.parametrize("run", [r for r in RUNS if r.parent.name == "pgleaf"],
-                         ids=lambda p: p.name)
-def test_committed_pgleaf_run_reads_back_and_is_complete(run: Path):
-    """The chapter reads the run through ``load_report``: every round-robin pairing and every
-    gauntlet point of the paper profile must be there, each with its number of games."""
+def _pgleaf_expected_sizes(folder: str) -> dict:
+    """The sizes the full-size PGLeaf run in ``folder`` (a value of
+    ``verdicts.CONFIGURATIONS``) must have been made with."""
+    from gamelib.experiments import pgleaf
+    from gamelib.experiments.pgleaf.closest import closest_sizes
+
+    parts = folder.split("/")
+    sizes = closest_sizes() if parts[0] == "closest" else dict(pgleaf.PROFILES["paper"])
+    plies = [p for p in parts if p.startswith("plies=")]
+    if plies:        # a replay of the run's matches from random openings (pgleaf.openings)
+        sizes["match_opening_plies"] = int(plies[0].split("=", 1)[1])
+    return sizes
+
+
+def _pgleaf_configurations():
+    from gamelib.experiments.pgleaf.verdicts import CONFIGURATIONS
+
+    return sorted(CONFIGURATIONS.values())
+
+
+@pytest.mark.parametrize("folder", _pgleaf_configurations())
+def test_committed_pgleaf_run_reads_back_and_is_complete(folder: str):
+    """The chapter and the verdict table read every full-size run through ``load_report``:
+    it must have been made with its configuration's sizes, and every round-robin pairing and
+    every gauntlet point must be there, each with its number of games."""
     from gamelib.experiments import pgleaf
 
-    sizes = pgleaf.PROFILES["paper"]
-    report, _ = pgleaf.load_report(run, expect=sizes)
+    sizes = _pgleaf_expected_sizes(folder)
+    report, _ = pgleaf.load_report(PAPER / "pgleaf" / folder, expect=sizes)
     n_runs = len(pgleaf.runs_of(sizes))
     rr = report.round_robin
     assert set(rr.games) == set(sizes["table_points"])
