@@ -117,19 +117,26 @@ def test_plumbing_hidden_parameters_tag_kept_overview_first(path):
 
 
 # ----------------------------------------------------------------------- pages built from data
-def test_claims_figure_shows_every_claim_of_the_committed_run():
+def test_claims_figure_shows_every_verdict_of_the_committed_table():
     table = claims.claims_table()
-    assert len(table) >= 5
+    assert len(table) >= 10 and table.configuration.nunique() >= 2
     root = ET.fromstring(claims.claims_figure(table).svg)
-    groups = [g for g in root.iter() if g.get("class") == "claim"]
-    assert [g.get("data-verdict") for g in groups] == list(table.verdict)
+    cells = {(g.get("data-configuration"), g.get("data-claim")): g.get("data-verdict")
+             for g in root.iter() if g.get("class") == "claim"}
+    assert cells == {(r.configuration, r.claim): r.verdict for r in table.itertuples()}
 
 
-def test_claims_figure_escapes_and_rejects_unknown_verdicts():
-    table = pd.DataFrame({"claim": ["A <beats> B & C"], "paper": ["1 %"], "ours": ["2 %"],
-                          "verdict": ["reproduced"]})
+def test_claims_figure_marks_untested_claims_escapes_and_rejects_bad_tables():
+    table = pd.DataFrame({"configuration": ["a, with <openings>", "a, with <openings>", "b"],
+                          "claim": ["1 A <beats> B & C", "2 D", "1 A <beats> B & C"],
+                          "test": ["sign", "two-proportion z", "sign"],
+                          "verdict": ["reproduced", "contradicted", "undecided"],
+                          "statistic": [0.658, -0.369, 0.5]})
     root = ET.fromstring(claims.claims_figure(table).svg)
-    assert any(t.text == "A <beats> B & C" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "1 A <beats> B & C" in texts and "with <openings>" in texts
+    assert "✔ 65.8 %" in texts and "✘ −36.9 pts" in texts and "? 50.0 %" in texts
+    assert texts.count("—") == 1                      # b did not test claim 2
     with pytest.raises(ValueError, match="unknown verdict"):
         claims.claims_figure(table.assign(verdict="maybe"))
     with pytest.raises(ValueError, match="empty"):

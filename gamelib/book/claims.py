@@ -1,4 +1,10 @@
-"""The landing figure: the paper's claims and their verdicts on the committed paper run."""
+"""The landing figure: the verdict of each of the paper's claims under each configuration.
+
+It draws ``data/results/paper/pgleaf/claims_by_configuration.csv``, the pre-registered family
+of :mod:`gamelib.experiments.pgleaf.verdicts` applied to every committed full-size run: one row
+per claim, one column per configuration, so a reader sees at a glance which verdicts survive
+which of our choices.
+"""
 
 from __future__ import annotations
 
@@ -7,33 +13,49 @@ from pathlib import Path
 from gamelib.diagrams import Diagram, _fmt, attrs, escape, svg_document
 from gamelib.runtime.paths import repo_root
 
-__all__ = ["PAPER_RUN", "VERDICT_STYLE", "claims_table", "claims_figure"]
+__all__ = ["CLAIMS_TABLE", "VERDICT_STYLE", "claims_table", "claims_figure"]
 
-#: The committed paper-profile run of the PGLeaf experiment, relative to the repository root.
-PAPER_RUN = Path("data", "results", "paper", "pgleaf", "seed-0")
-#: verdict -> (badge text, colour).
+#: The verdict table, relative to the repository root.
+CLAIMS_TABLE = Path("data", "results", "paper", "pgleaf", "claims_by_configuration.csv")
+#: verdict -> (badge symbol, colour).
 VERDICT_STYLE = {
-    "reproduced": ("✔ reproduced", "#2e7d32"),
-    "consistent": ("≈ consistent", "#558b2f"),
-    "not significant": ("? not significant", "#757575"),
-    "contradicted": ("✘ contradicted", "#c62828"),
+    "reproduced": ("✔", "#2e7d32"),
+    "undecided": ("?", "#757575"),
+    "contradicted": ("✘", "#c62828"),
 }
 
 
-def claims_table(run_dir: str | Path | None = None):
-    """The claims of :func:`gamelib.experiments.pgleaf.claims` on a finished run's report files."""
-    from gamelib.experiments import pgleaf
+def claims_table(path: str | Path | None = None):
+    """The committed verdict table (columns of :data:`~gamelib.experiments.pgleaf.verdicts.COLUMNS`)."""
+    import pandas as pd
 
-    folder = repo_root() / PAPER_RUN if run_dir is None else Path(run_dir)
-    report, sizes = pgleaf.load_report(folder)
-    return pgleaf.claims(report, sizes)
+    return pd.read_csv(repo_root() / CLAIMS_TABLE if path is None else Path(path))
 
 
-def claims_figure(table=None, *, width: float = 720, line: float = 58) -> Diagram:
-    """One block per claim: a coloured verdict badge, the claim, the paper's and our numbers.
+def _statistic(test: str, value: float) -> str:
+    """A sign test's win rate as a percentage, a difference of win rates in points."""
+    if test == "sign":
+        return f"{100 * value:.1f} %"
+    return f"{100 * value:+.1f} pts".replace("-", "−")
 
-    ``table`` is a DataFrame with the columns ``claim``, ``paper``, ``ours``, ``verdict`` (default:
-    :func:`claims_table` of the committed run).
+
+def _header(name: str) -> list[str]:
+    """A configuration's name on two lines, cut at its first comma or parenthesis."""
+    for cut in (", ", " ("):
+        if cut in name:
+            head, tail = name.split(cut, 1)
+            return [head, ("(" if cut == " (" else "") + tail]
+    return [name]
+
+
+def claims_figure(table=None, *, claim_width: float = 440, column: float = 150,
+                  line: float = 30) -> Diagram:
+    """A grid of verdict badges: a row per claim, a column per configuration, each badge with
+    the claim's statistic (a win rate, or a difference of win rates in points); ``—`` where a
+    configuration did not test the claim.
+
+    ``table`` has the columns ``configuration, claim, test, verdict, statistic`` (default:
+    :func:`claims_table`).
     """
     table = claims_table() if table is None else table
     if len(table) == 0:
@@ -41,23 +63,41 @@ def claims_figure(table=None, *, width: float = 720, line: float = 58) -> Diagra
     unknown = sorted(set(table.verdict) - set(VERDICT_STYLE))
     if unknown:
         raise ValueError(f"claims_figure: unknown verdict(s) {unknown}; known: {sorted(VERDICT_STYLE)}")
-    badge_w, pad = 150.0, 10.0
+    configurations = list(dict.fromkeys(table.configuration))
+    claims = list(dict.fromkeys(table.claim))
+    cells = {(r.configuration, r.claim): r for r in table.itertuples()}
+    pad, top = 10.0, 78.0
+    width = 2 * pad + claim_width + column * len(configurations)
     parts = [f'<text{attrs(x=_fmt(pad), y="20")} font-size="15" font-weight="bold">'
-             "The PGLeaf paper's claims on our paper-profile run</text>"]
-    for i, row in enumerate(table.itertuples()):
-        y = 34 + i * line
-        text, color = VERDICT_STYLE[row.verdict]
-        parts.append(f'<g{attrs(class_="claim", data_verdict=row.verdict)}>'
-                     f'<rect{attrs(x=_fmt(pad), y=_fmt(y + 6), width=_fmt(badge_w), height="24", rx="12", fill=color)}/>'
-                     f'<text{attrs(x=_fmt(pad + badge_w / 2), y=_fmt(y + 22))} text-anchor="middle" '
-                     f'font-size="13" fill="#fff">{escape(text)}</text>'
-                     f'<text{attrs(x=_fmt(2 * pad + badge_w), y=_fmt(y + 17))} font-size="14">'
-                     f'{escape(row.claim)}</text>'
-                     f'<text{attrs(x=_fmt(2 * pad + badge_w), y=_fmt(y + 33))} font-size="11.5" fill="#555">'
-                     f'{escape(f"paper: {row.paper}")}</text>'
-                     f'<text{attrs(x=_fmt(2 * pad + badge_w), y=_fmt(y + 47))} font-size="11.5" fill="#555">'
-                     f'{escape(f"ours: {row.ours}")}</text></g>')
-    height = 34 + len(table) * line + 8
+             "The PGLeaf paper's claims under each configuration</text>",
+             f'<text{attrs(x=_fmt(pad), y="38")} font-size="11.5" fill="#555">'
+             "pre-registered tests, replicates pooled, Holm's correction at 1 % over each "
+             "configuration's claims</text>"]
+    for j, name in enumerate(configurations):
+        x = pad + claim_width + (j + 0.5) * column
+        for k, text in enumerate(_header(name)):
+            parts.append(f'<text{attrs(x=_fmt(x), y=_fmt(56 + 14 * k))} font-size="12" '
+                         f'text-anchor="middle" font-weight="bold">{escape(text)}</text>')
+    for i, claim in enumerate(claims):
+        y = top + i * line
+        if i % 2 == 0:
+            parts.append(f'<rect{attrs(x=_fmt(pad), y=_fmt(y), width=_fmt(width - 2 * pad), height=_fmt(line), fill="#f4f4f4")}/>')
+        parts.append(f'<text{attrs(x=_fmt(pad + 4), y=_fmt(y + line / 2 + 5))} font-size="13">'
+                     f'{escape(claim)}</text>')
+        for j, name in enumerate(configurations):
+            x = pad + claim_width + j * column
+            row = cells.get((name, claim))
+            if row is None:
+                parts.append(f'<text{attrs(x=_fmt(x + column / 2), y=_fmt(y + line / 2 + 5))} '
+                             f'font-size="13" text-anchor="middle" fill="#999">—</text>')
+                continue
+            symbol, color = VERDICT_STYLE[row.verdict]
+            parts.append(f'<g{attrs(class_="claim", data_verdict=row.verdict, data_configuration=name, data_claim=claim)}>'
+                         f'<rect{attrs(x=_fmt(x + 8), y=_fmt(y + 4), width=_fmt(column - 16), height=_fmt(line - 8), rx="11", fill=color)}/>'
+                         f'<text{attrs(x=_fmt(x + column / 2), y=_fmt(y + line / 2 + 5))} '
+                         f'text-anchor="middle" font-size="12.5" fill="#fff">'
+                         f'{escape(f"{symbol} {_statistic(row.test, row.statistic)}")}</text></g>')
+    height = top + len(claims) * line + 8
     svg = svg_document(width, height, "".join(parts),
-                       title="The PGLeaf paper's claims and their verdicts")
+                       title="The PGLeaf paper's claims and their verdicts under each configuration")
     return Diagram(svg, width, height)

@@ -51,8 +51,12 @@ def test_verdicts_on_hand_made_results():
     # 80 % vs 79 % on 100 games each: the 90 % intervals of the difference lie within ±10
     # points only with more games -- undecided, not contradicted
     assert verdict["8 PGLeaf as strong with either reward"] == "undecided"
-    assert set(table.columns) == {"configuration", "verdict", "statistic", "p_value",
+    assert set(table.columns) == {"configuration", "test", "verdict", "statistic", "p_value",
                                   "replicates", "games"}
+    assert table.test.to_dict() == {
+        **{c: "sign" for c in table.index if c[0] in "1234"},
+        **{c: "two-proportion z" for c in table.index if c[0] in "567"},
+        "8 PGLeaf as strong with either reward": "equivalence"}
 
 
 def test_the_committed_claims_table_is_what_the_committed_runs_give():

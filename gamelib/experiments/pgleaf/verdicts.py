@@ -21,8 +21,9 @@ claim  statement (replicates pooled)                            test (one-sided,
        games (against the reference)                             z-tests, margin ±10 points
 =====  =======================================================  ================================
 
-Win rates leave draws out (the paper's convention). ``statistic`` is the claimed side's win rate
-(sign tests) or the difference of the two win rates (z-tests). The eight claims (ten tests) are
+Win rates leave draws out (the paper's convention). ``test`` names the test (:data:`TESTS`);
+``statistic`` is the claimed side's win rate (sign tests) or the difference of the two win rates
+(z-tests and the equivalence test). The eight claims (ten tests) are
 one family: a claim is **reproduced** when its p-value survives Holm's step-down correction at
 family-wise level ``alpha`` (0.01 by default), **contradicted** when the p-value of the opposite
 direction does (for claim 8: a two-sided difference test), and **undecided** otherwise. Holm
@@ -40,11 +41,15 @@ from gamelib.experiments.pgleaf.analysis import _records
 from gamelib.experiments.pgleaf.config import _nearest
 from gamelib.experiments.pgleaf.report import PGLeafReport
 
-__all__ = ["EQUIVALENCE_MARGIN", "CONFIGURATIONS", "holm", "claim_verdicts", "claims_by_configuration"]
+__all__ = ["EQUIVALENCE_MARGIN", "TESTS", "CONFIGURATIONS", "holm", "claim_verdicts", "claims_by_configuration"]
 
 #: Claim 8's margin: "as strong" means the win rates differ by less than this.
 EQUIVALENCE_MARGIN = 0.10
-COLUMNS = ["configuration", "claim", "verdict", "statistic", "p_value", "replicates", "games"]
+COLUMNS = ["configuration", "claim", "test", "verdict", "statistic", "p_value", "replicates",
+           "games"]
+#: The ``test`` column's values; ``statistic`` is a win rate for ``sign`` and a difference of two
+#: win rates for the others.
+TESTS = ("sign", "two-proportion z", "equivalence")
 
 
 def _z_greater(w1: int, n1: int, w2: int, n2: int, shift: float = 0.0) -> float:
@@ -77,7 +82,7 @@ def claim_verdicts(report: PGLeafReport, sizes: Mapping[str, Any], configuration
 
     from gamelib.play.stats import binomial_test
 
-    tests = []      # (claim, statistic, p_for, p_against, games)
+    tests = []      # (claim, test, statistic, p_for, p_against, games)
     rr = report.round_robin
     if not rr.empty:
         points = sorted(set(int(g) for g in rr.games))
@@ -86,7 +91,7 @@ def claim_verdicts(report: PGLeafReport, sizes: Mapping[str, Any], configuration
             rec = _records(rr, games=point).get((a, b))
             if rec is None or rec.decisive == 0:
                 return
-            tests.append((claim, rec.wins / rec.decisive,
+            tests.append((claim, "sign", rec.wins / rec.decisive,
                           binomial_test(rec.wins, rec.decisive, 0.5, "greater"),
                           binomial_test(rec.wins, rec.decisive, 0.5, "less"), point))
 
@@ -111,8 +116,8 @@ def claim_verdicts(report: PGLeafReport, sizes: Mapping[str, Any], configuration
         if one is None or other is None:
             return
         (w1, n1), (w2, n2) = one, other
-        tests.append((claim, w1 / max(n1, 1) - w2 / max(n2, 1), _z_greater(w1, n1, w2, n2),
-                      _z_greater(w2, n2, w1, n1), point))
+        tests.append((claim, "two-proportion z", w1 / max(n1, 1) - w2 / max(n2, 1),
+                      _z_greater(w1, n1, w2, n2), _z_greater(w2, n2, w1, n1), point))
 
     if later:
         point = _nearest(later, 10_000)
@@ -133,21 +138,22 @@ def claim_verdicts(report: PGLeafReport, sizes: Mapping[str, Any], configuration
             tost = max(_z_greater(w1, n1, w2, n2, -EQUIVALENCE_MARGIN),
                        _z_greater(w2, n2, w1, n1, -EQUIVALENCE_MARGIN))
             differ = min(1.0, 2 * min(_z_greater(w1, n1, w2, n2), _z_greater(w2, n2, w1, n1)))
-            tests.append(("8 PGLeaf as strong with either reward", w1 / max(n1, 1)
-                          - w2 / max(n2, 1), tost, differ, last))
-    reproduced = holm([t[2] for t in tests], alpha)
-    contradicted = holm([t[3] for t in tests], alpha)
+            tests.append(("8 PGLeaf as strong with either reward", "equivalence",
+                          w1 / max(n1, 1) - w2 / max(n2, 1), tost, differ, last))
+    reproduced = holm([t[3] for t in tests], alpha)
+    contradicted = holm([t[4] for t in tests], alpha)
     rows = []
-    for (claim, statistic, p_for, _, games), yes, no in zip(tests, reproduced, contradicted):
+    for (claim, test, statistic, p_for, _, games), yes, no in zip(tests, reproduced, contradicted):
         verdict = "reproduced" if yes else "contradicted" if no else "undecided"
-        rows.append({"configuration": configuration, "claim": claim, "verdict": verdict,
+        rows.append({"configuration": configuration, "claim": claim, "test": test,
+                     "verdict": verdict,
                      "statistic": statistic, "p_value": p_for,
                      "replicates": int(sizes["replicates"]), "games": games})
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
 #: The full-size runs under ``data/results/paper/pgleaf/`` and their configuration names.
-CONFIGURATIONS = {"first run (seed 0)": "seed-0",
+CONFIGURATIONS = {"first run (3 replicates)": "seed-0",
                   "first run, 4-ply random openings": "openings/plies=4/seed-0"}
 
 
