@@ -142,3 +142,23 @@ def test_head_to_head_against_the_committed_runs(tmp_path):
     assert (folder / "head_to_head.csv").read_bytes() == before
     with pytest.raises(ValueError, match="games must be even"):
         head_to_head("td_scale", "knightcap", games=3, root=root, match=match)
+
+
+def test_selfplay_health_by_hand():
+    """Two batches of 500 games per run: only those within the window before the point count."""
+    from gamelib.experiments.pgleaf import selfplay_health
+
+    tr = pd.DataFrame({"algorithm": ["td"] * 3 + ["pgleaf"] * 3, "reward": ["mdp"] * 6,
+                       "replicate": [0] * 6, "games": [500, 1000, 1500] * 2,
+                       "sente_wins": [500, 400, 100, 250, 240, 0],
+                       "gote_wins": [0, 100, 399, 250, 260, 0], "draws": [0, 0, 1, 0, 0, 500],
+                       "plies": [5000, 6000, 1, 20000, 21000, 0],
+                       "mirror_replies": [900, 300, 0, 10, 0, 0],
+                       "gote_moves": [2500, 3000, 1, 10000, 10500, 0]})
+    h = selfplay_health(tr, 1000).set_index("algorithm")
+    assert h.loc["td", "sente_share"] == 0.9 and h.loc["td", "mean_plies"] == 11.0
+    assert h.loc["td", "mirror_rate"] == 1200 / 5500
+    assert h.loc["pgleaf", "sente_share"] == 0.49 and h.loc["pgleaf", "mean_plies"] == 41.0
+    h = selfplay_health(tr, 1500, window=500).set_index("algorithm")
+    assert h.loc["pgleaf", "sente_share"] == 0.0 and h.loc["pgleaf", "mirror_rate"] == 0.0
+    assert h.loc["td", "sente_share"] == 0.2

@@ -38,7 +38,7 @@ Modules: :mod:`~.config` (profiles, runs, settings), :mod:`~.training`, :mod:`~.
 from __future__ import annotations
 
 from gamelib.experiments.pgleaf.analysis import (curves, elo, plot_curves, round_robin_markdown,
-                                                 round_robin_table)
+                                                 round_robin_table, selfplay_health)
 from gamelib.experiments.pgleaf.claims import claims
 from gamelib.experiments.pgleaf.config import (ALGORITHM_ABBREVIATIONS, ALGORITHM_LABELS, PROFILES,
                                                RunSpec, runs_of, settings_of, train_config)
@@ -54,6 +54,7 @@ __all__ = ["PROFILES", "ALGORITHMS", "REWARDS", "ALGORITHM_LABELS", "ALGORITHM_A
            "PAPER_TABLES", "RunSpec", "MatchSettings", "PGLeafReport", "train_config", "runs_of",
            "settings_of", "train", "trained_theta", "initial_theta", "match_settings",
            "play_matches", "training_frame", "round_robin_table", "curves", "plot_curves", "elo",
+           "selfplay_health",
            "paper_table", "paper_table_markdown", "round_robin_markdown", "claims",
            "run_experiment", "load_report", "MIRROR_TRAP_EVALUATIONS", "mirror_trap_study",
            "claim_verdicts", "claims_by_configuration"]

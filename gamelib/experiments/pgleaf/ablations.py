@@ -44,6 +44,7 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping
 
+from gamelib.experiments.pgleaf.analysis import selfplay_health
 from gamelib.experiments.pgleaf.config import PROFILES, runs_of
 from gamelib.runtime.paths import results_dir
 
@@ -65,8 +66,6 @@ FACTORS: dict[str, dict[str, tuple[dict, list]]] = {
     "baseline": {"norm": ({"baseline": "norm"}, ["pgleaf", "reinforce"])},
     "max_plies": {"500": ({"max_plies": 500}, ["pgleaf", "reinforce", "tdleaf", "td"])},
 }
-_HEALTH_GAMES = 1000
-
 
 def _setting(factor: str, setting: str) -> tuple[dict, list]:
     if factor not in FACTORS:
@@ -226,21 +225,17 @@ def _measures(report, sizes: Mapping[str, Any], factor: str, setting: str, games
     from gamelib.play.stats import wilson_interval
 
     rows = []
-    tr = report.training
     g = report.gauntlet
-    for (algorithm, reward, replicate), runs in tr.groupby(["algorithm", "reward", "replicate"]):
-        last = runs[(runs.games > games - _HEALTH_GAMES) & (runs.games <= games)]
-        n = int((last.sente_wins + last.gote_wins + last.draws).sum())
+    for h in selfplay_health(report.training, games).itertuples(index=False):
+        algorithm, reward, replicate = h.algorithm, h.reward, h.replicate
         vs = g[(g.games == games) & (g.algorithm == algorithm) & (g.reward == reward)
                & (g.replicate == replicate)]
         wins, losses = int(vs.wins.sum()), int(vs.losses.sum())
         low, high = wilson_interval(wins, wins + losses, 0.95)
         rows.append({"factor": factor, "setting": setting, "algorithm": algorithm,
                      "reward": reward, "replicate": int(replicate), "games": games,
-                     "sente_share": int(last.sente_wins.sum()) / max(n, 1),
-                     "mean_plies": int(last.plies.sum()) / max(n, 1),
-                     "mirror_rate": int(last.mirror_replies.sum())
-                     / max(int(last.gote_moves.sum()), 1),
+                     "sente_share": h.sente_share, "mean_plies": h.mean_plies,
+                     "mirror_rate": h.mirror_rate,
                      "win_rate_vs_reference": wins / (wins + losses) if wins + losses
                      else math.nan, "low": low, "high": high,
                      **(versus or {}).get((algorithm, reward, int(replicate)),

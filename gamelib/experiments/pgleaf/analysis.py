@@ -1,5 +1,6 @@
-"""Summaries of the evaluation games: round-robin tables beside the paper's, win-rate curves
-against the reference with Wilson intervals, and an Elo rating of every checkpoint."""
+"""Summaries of a run: round-robin tables beside the paper's, win-rate curves against the
+reference with Wilson intervals, an Elo rating of every checkpoint, and the health of the
+self-play games."""
 
 from __future__ import annotations
 
@@ -23,6 +24,26 @@ def _records(frame, **where) -> dict:
         key = (row.player, row.opponent)
         out[key] = out.get(key, Record(0)) + Record(int(row.wins), int(row.draws), int(row.losses))
     return out
+
+
+#: Self-play health is measured over this many games before the point.
+HEALTH_WINDOW = 1000
+
+
+def selfplay_health(training, games: int, window: int = HEALTH_WINDOW):
+    """The health of every run's self-play over its ``window`` games up to ``games``: a row per
+    (``algorithm``, ``reward``, ``replicate``) with ``sente_share`` (sente's wins among the
+    games), ``mean_plies`` and ``mirror_rate`` (the share of gote's moves that copied sente's
+    last move mirrored), from the ``training`` frame of a report."""
+    import pandas as pd
+
+    last = training[(training.games > games - window) & (training.games <= games)]
+    sums = last.groupby(["algorithm", "reward", "replicate"])[
+        ["sente_wins", "gote_wins", "draws", "plies", "mirror_replies", "gote_moves"]].sum()
+    n = (sums.sente_wins + sums.gote_wins + sums.draws).clip(lower=1)
+    return pd.DataFrame({"sente_share": sums.sente_wins / n, "mean_plies": sums.plies / n,
+                         "mirror_rate": sums.mirror_replies / sums.gote_moves.clip(lower=1)}
+                        ).reset_index()
 
 
 def round_robin_table(frame, games: int, replicate: int | None = None):
