@@ -155,7 +155,8 @@ def claim_verdicts(report: PGLeafReport, sizes: Mapping[str, Any], configuration
 #: The full-size runs under ``data/results/paper/pgleaf/`` and their configuration names.
 CONFIGURATIONS = {"first run (3 replicates)": "seed-0",
                   "first run, 4-ply random openings": "openings/plies=4/seed-0",
-                  "closest to the paper (5 replicates)": "closest/seed-0"}
+                  "closest to the paper (5 replicates)": "closest/seed-0",
+                  "closest to the paper, 4-ply random openings": "closest/openings/plies=4/seed-0"}
 
 
 def claims_by_configuration(root=None, alpha: float = 0.01):
