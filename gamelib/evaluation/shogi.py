@@ -297,8 +297,6 @@ _PAIR_OWN = np.where(_PAIR_OWN_LOCAL >= 0, _PAIR_OWN_LOCAL + PAIR_OWN_OFF, -1).a
 _PAIR_ENEMY = np.where(_PAIR_ENEMY_LOCAL >= 0, _PAIR_ENEMY_LOCAL + PAIR_ENEMY_OFF, -1).astype(np.int16)
 #: _PAIR_BY_OWNER[enemy]: _PAIR_OWN (enemy = 0) and _PAIR_ENEMY (1) in one table.
 _PAIR_BY_OWNER = np.stack([_PAIR_OWN, _PAIR_ENEMY])
-#: _OFF81[a, b]: offset index of square b seen from square a, in sente's orientation.
-_OFF81 = np.array([[_offset81(b // 5 - a // 5, b % 5 - a % 5) for b in range(25)] for a in range(25)], dtype=np.int16)
 del _k, _t
 #: _PAIR_SLOT[owner, a, b]: the offset of square b from square a as ``owner`` sees the board,
 #: 0..48 within the pairs' radius ((dr + 3) * 7 + dc + 3), else 49 (no pair feature): the
@@ -312,6 +310,23 @@ for _a in range(25):
             _PAIR_SLOT[1, _a, _b] = (3 - _dr) * 7 + 3 - _dc
 del _a, _b, _dr, _dc
 _N_TYPES = len(_PIECE_TYPES)
+#: _PAIR_FEATURES[50 * (_N_TYPES * (_N_TYPES * enemy + ta - 1) + tb - 1) + slot]: the features of
+#: a pair of pieces of types ta (the first, on the side whose features they are) and tb (the
+#: second, the first piece's own or, ``enemy = 1``, the other side's) at offset ``slot``
+#: (:data:`_PAIR_SLOT`): column 0 its feature in the first piece's side's block, column 1 for an
+#: enemy pair the feature of the second piece's side (types exchanged, offset reversed), -1 where
+#: there is none (own pairs' column 1, pairs beyond the radius).
+_PAIR_FEATURES = np.full((2 * _N_TYPES * _N_TYPES * 50, 2), -1, dtype=np.int16)
+for _e in range(2):
+    for _ta in range(1, _N_TYPES + 1):
+        for _tb in range(1, _N_TYPES + 1):
+            for _slot in range(49):
+                _o = (_slot // 7 + 1) * 9 + _slot % 7 + 1  # the offset in sente's 9x9 grid
+                _row = 50 * (_N_TYPES * (_N_TYPES * _e + _ta - 1) + _tb - 1) + _slot
+                _PAIR_FEATURES[_row, 0] = _PAIR_BY_OWNER[_e, _ta, _tb, _o]
+                if _e == 1 and _PAIR_FEATURES[_row, 0] >= 0:
+                    _PAIR_FEATURES[_row, 1] = _PAIR_ENEMY[_tb, _ta, _o]
+del _e, _ta, _tb, _slot, _o, _row
 #: Size of the pair table that :func:`prepare` appends to θ: for the side of the first piece
 #: (0: the side to move, 1: the other), own/enemy second piece, the two types (P..+R) and the
 #: offset slot (50), the two terms a pair adds to the evaluation (320 kB: it stays in a core's
@@ -406,7 +421,10 @@ def _scan(s, theta, idx, val, sink, sink_if, pair_table=False):
     a branch). Each entry is (feature index k of the side's block, value x) with x = +count for ψ_stm and
     -count for ψ_opp -- the sink moves the latter to ``k + OPP_OFFSET`` -- (an index may come
     more than once), and last the tempo entry (TEMPO_INDEX, 1). Returns the sink's (count,
-    accumulated value).
+    accumulated value) and ``repeats``: 0 if no side has two pieces of one type on the board.
+    Then no index comes twice (each block's feature names its pieces by type, so two entries
+    with one index need two pieces of one side and type: material, the pairs, a slider's
+    blockers, mobility), which lets :func:`_merge_in_scan_order` skip its merge.
     """
     stm = s[_STM]
     n = 0
@@ -428,12 +446,17 @@ def _scan(s, theta, idx, val, sink, sink_if, pair_table=False):
         occ1 |= np.int64(pa >= 16) << a
     occ = occ0 | occ1
     rest = occ
+    seen = 0  # bit 16 c + t: side c has a piece of type t on the board
+    repeats = 0
     while rest:
         a = _ctz(rest)
         rest &= rest - 1
         pa = s[a]
         ca = pa >> 4
         ta = pa & 15
+        bit = np.int64(1) << pa  # pa = 16 ca + ta
+        repeats |= seen & bit
+        seen |= bit
         x = 1.0 - 2.0 * (ca != stm)
         # the square as the owner sees the board: a for sente, 24 - a for gote
         n, v = sink(PST_OFF + 25 * (ta - 1) + a + ca * (24 - 2 * a), x, theta, idx, val, n, v)
@@ -462,24 +485,21 @@ def _scan(s, theta, idx, val, sink, sink_if, pair_table=False):
             rest &= rest - 1
             pa = s[a]
             ca = pa >> 4
-            ta = pa & 15
             x = 1.0 if ca == stm else -1.0
+            row = 50 * _N_TYPES * ((pa & 15) - 1)
             later = rest
             while later:
                 b = _ctz(later)
                 later &= later - 1
                 pb = s[b]
-                tb = pb & 15
-                o = _OFF81[a, b]
-                if ca == 1:
-                    o = 80 - o
                 # branch-free (the owners of successive pieces are unpredictable): an own pair has
                 # one entry, an enemy pair two; a pair beyond the radius none
-                enemy = np.int64((pb >> 4) != ca)
-                k = _PAIR_BY_OWNER[enemy, ta, tb, o]
-                ok = k >= 0
-                n, v = sink_if(ok, k, x, theta, idx, val, n, v)
-                n, v = sink_if(ok and enemy == 1, _PAIR_ENEMY[tb, ta, o], -x, theta, idx, val, n, v)
+                i = (row + 50 * (_N_TYPES * _N_TYPES * np.int64((pb >> 4) != ca) + (pb & 15) - 1)
+                     + np.int64(_PAIR_SLOT[ca, a, b]))
+                k1 = np.int64(_PAIR_FEATURES[i, 0])
+                k2 = np.int64(_PAIR_FEATURES[i, 1])
+                n, v = sink_if(k1 >= 0, k1, x, theta, idx, val, n, v)
+                n, v = sink_if(k2 >= 0, k2, -x, theta, idx, val, n, v)
     # mobility and blockers; attack maps (sliders see through the enemy king) for king mobility
     att0 = 0
     att1 = 0
@@ -525,7 +545,7 @@ def _scan(s, theta, idx, val, sink, sink_if, pair_table=False):
     n, v = sink(KMOB_OFF + _popcount(_STEP_MASK[s[k1], k1] & ~occ1 & ~att0), -x, theta, idx, val, n, v)
     # tempo: the side to move
     n, v = sink(TEMPO_INDEX, 1.0, theta, idx, val, n, v)
-    return n, v
+    return n, v, repeats
 
 
 @kernel
@@ -606,9 +626,12 @@ def features_unsorted(s, idx, val, pos):
     not matter (the learners' ``g[idx[j]] += w · val[j]``). Returns their number.
 
     ``pos`` is an int32 scratch array of length ``N_FEATURES``, all zeros (and left so): a
-    duplicate index is merged by ``pos`` instead of a sort (0.8 us a position instead of 1.2).
+    duplicate index is merged by ``pos`` instead of a sort (0.8 us a position instead of 1.2),
+    and a position in which no side has two pieces of one type, which cannot repeat an index,
+    skips the merge.
     """
-    return _merge_in_scan_order(idx, val, _scan(s, _ZERO_THETA, idx, val, _put, _put_if)[0], pos)
+    n, _, repeats = _scan(s, _ZERO_THETA, idx, val, _put, _put_if)
+    return _merge_in_scan_order(idx, val, n, pos, repeats)
 
 
 @kernel
@@ -616,15 +639,19 @@ def evaluate_and_features_unsorted(s, theta, idx, val, pos):
     """:func:`evaluate` and :func:`features_unsorted` from one feature scan: returns ``(number of
     entries, θ·φ(s))``, the value bit for bit :func:`evaluate`'s (the terms are added in the same
     order; a learner that needs both for every leaf -- REINFORCE -- scans once instead of twice)."""
-    n, v = _scan(s, theta, idx, val, _put_add, _put_add_if)
-    return _merge_in_scan_order(idx, val, n, pos), v
+    n, v, repeats = _scan(s, theta, idx, val, _put_add, _put_add_if)
+    return _merge_in_scan_order(idx, val, n, pos, repeats), v
 
 
 @njit(cache=True, inline="always")
-def _merge_in_scan_order(idx, val, n, pos):
+def _merge_in_scan_order(idx, val, n, pos, repeats):
     """Merge the scan's ``n`` entries with equal indices (first occurrence's place) and drop the
     zeros; ``pos`` is the zeroed scratch of :func:`features_unsorted` (left zeroed). Returns the
-    number of entries left."""
+    number of entries left. ``repeats`` is :func:`_scan`'s: if 0, no index comes twice and no
+    entry is zero (every entry the scan counts is ±1 or a hand count), so there is nothing to
+    do (positions with two pieces of one side and type need the merge)."""
+    if repeats == 0:
+        return n
     m = 0
     for i in range(n):
         k = idx[i]
@@ -657,17 +684,11 @@ def prepare_into(w):
                 for tb in range(1, _N_TYPES + 1):
                     for slot in range(50):
                         i = N_FEATURES + 2 * (50 * (_N_TYPES * (_N_TYPES * (2 * c + enemy) + ta - 1) + tb - 1) + slot)
-                        t1 = 0.0
-                        t2 = 0.0
-                        if slot < 49:  # the offset in sente's 9x9 grid of _PAIR_BY_OWNER
-                            o = (slot // 7 + 1) * 9 + slot % 7 + 1
-                            k = _PAIR_BY_OWNER[enemy, ta, tb, o]
-                            if k >= 0:
-                                t1 = x * w[k + OPP_OFFSET * np.int64(x < 0.0)]
-                                if enemy == 1:
-                                    t2 = -x * w[_PAIR_ENEMY[tb, ta, o] + OPP_OFFSET * np.int64(-x < 0.0)]
-                        w[i] = t1
-                        w[i + 1] = t2
+                        f = 50 * (_N_TYPES * (_N_TYPES * enemy + ta - 1) + tb - 1) + slot
+                        k1 = np.int64(_PAIR_FEATURES[f, 0])
+                        k2 = np.int64(_PAIR_FEATURES[f, 1])
+                        w[i] = x * w[k1 + OPP_OFFSET * np.int64(x < 0.0)] if k1 >= 0 else 0.0
+                        w[i + 1] = -x * w[k2 + OPP_OFFSET * np.int64(-x < 0.0)] if k2 >= 0 else 0.0
 
 
 def prepare(theta) -> np.ndarray:

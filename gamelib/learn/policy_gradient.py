@@ -100,13 +100,23 @@ def add_log_policy_gradient(g, chosen, probs, n, ptr, idx, val, temperature, sca
     """
     c = scale / temperature
     for k in range(n):
-        w = -c * probs[k]
-        if k == chosen:
-            w += c
+        w = gradient_weight(k, chosen, probs, c)
         if w == 0.0:
             continue
         for j in range(ptr[k], ptr[k + 1]):
             g[idx[j]] += w * val[j]
+
+
+@njit(cache=True, inline="always")
+def gradient_weight(k, chosen, probs, c):
+    """The weight of move k's leaf features in eq. (7) with ``c = scale / T``:
+    ``c (1[k = chosen] − π_k)``. A leaf whose weight is exactly 0 (a move of probability 0,
+    e.g. one into a mate, or the chosen move of probability 1) adds nothing, so its features
+    need not be computed."""
+    w = -c * probs[k]
+    if k == chosen:
+        w += c
+    return w
 
 
 @kernel

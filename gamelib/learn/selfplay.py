@@ -63,8 +63,8 @@ import numpy as np
 from numba import njit
 
 from gamelib.evaluation import shogi as ev
-from gamelib.learn.policy_gradient import (BASELINES, add_log_policy_gradient, sample_from,
-                                           self_play_update, softmax_into)
+from gamelib.learn.policy_gradient import (BASELINES, add_log_policy_gradient, gradient_weight,
+                                           sample_from, self_play_update, softmax_into)
 from gamelib.learn.td import DEFAULT_BETA, add_td_lambda
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
@@ -448,11 +448,14 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
         softmax_into(scores, n, temperature, probs)
         k = sample_from(probs, n, np.random.random())
         side = s[core.STM]
-        if pg_mode:   # every leaf's features (eq. 7)
+        if pg_mode:   # every leaf's features (eq. 7), but those of weight 0 add nothing
             if not fused:
                 ptr[0] = 0
                 for j in range(n):
-                    ptr[j + 1] = ptr[j] + leaf_features_unsorted_into(s, j, out, idx, val, ptr[j])
+                    f = 0
+                    if gradient_weight(j, k, probs, 1.0 / temperature) != 0.0:
+                        f = leaf_features_unsorted_into(s, j, out, idx, val, ptr[j])
+                    ptr[j + 1] = ptr[j] + f
             add_log_policy_gradient(g[side], k, probs, n, ptr, idx, val, temperature, 1.0)
         else:         # only the chosen leaf's
             c = cnt[side]

@@ -428,24 +428,24 @@ def king_distance(a, b):
 
 # ----------------------------------------------------------------------------- attacks
 @kernel
-def _attacked_by(s, sq, by, ignore):
-    """True if side ``by`` attacks ``sq``, with square ``ignore`` taken as empty (-1: none)."""
+def _attacked_by(s, sq, by, occ):
+    """True if side ``by`` attacks ``sq``, the board's occupied squares taken to be those of the
+    bitmask ``occ`` (a square left out of it counts as empty: the king that moves away, in the
+    callers). On each of the eight rays from ``sq`` the first piece of ``occ`` decides: it
+    attacks if it is ``by``'s and moves back along the ray (one step if adjacent, else as a
+    slider)."""
     for d in range(8):
-        od = (d + 4) & 7
-        for k in range(RAY_N[sq, d]):
-            t = RAY[sq, d, k]
-            if t == ignore:
-                continue
-            q = s[t]
-            if q == 0:
-                continue
-            if (q >> 4) == by:
-                if k == 0:
-                    if (ATT_ADJ[q] >> od) & 1:
-                        return True
-                elif (ATT_SLIDE[q] >> od) & 1:
+        t = first_on_ray(sq, d, occ)
+        if t < 0:
+            continue
+        q = s[t]
+        if (q >> 4) == by:
+            od = (d + 4) & 7
+            if t == RAY[sq, d, 0]:
+                if (ATT_ADJ[q] >> od) & 1:
                     return True
-            break
+            elif (ATT_SLIDE[q] >> od) & 1:
+                return True
     return False
 
 
@@ -486,7 +486,8 @@ def _checks_after(s, side, frm, to):
 @kernel
 def is_attacked(s, sq, by):
     """True if side ``by`` attacks square ``sq`` in state ``s``."""
-    return _attacked_by(s, sq, by, -1)
+    own, other = _occupancy(s, 0)
+    return _attacked_by(s, sq, by, own | other)
 
 
 @njit(cache=True, inline="always")
@@ -540,17 +541,18 @@ def _pawn_drop_mates(s, side, to):
     s[to] = _PAWN | (side << 4)
     mate = True
     kpc = s[ek]
+    own, other = _occupancy(s, enemy)
+    away = (own | other) & ~(np.int64(1) << ek)  # the king's steps: its square empty
     for k in range(STEP_N[kpc, ek]):
         x = STEP_TO[kpc, ek, k]
         q = s[x]
         if q != 0 and (q >> 4) == enemy:
             continue
-        if not _attacked_by(s, x, side, ek):
+        if not _attacked_by(s, x, side, away):
             mate = False
             break
     if mate:
         # capture of the pawn by a piece other than the king (the king was tried above)
-        own, other = _occupancy(s, enemy)
         pinned = _checkers_and_pins(s, enemy, ek, own | other)[2]
         for d in range(8):
             od = (d + 4) & 7
@@ -748,7 +750,7 @@ def gen_captures(s, buf, start):
     if STEP_MASK[kpc, ksq] & enemy_occ:
         for k in range(STEP_N[kpc, ksq]):
             t = STEP_TO[kpc, ksq, k]
-            if ((enemy_occ >> t) & 1) == 0 or _attacked_by(s, t, enemy, ksq):
+            if ((enemy_occ >> t) & 1) == 0 or _attacked_by(s, t, enemy, occ & ~(np.int64(1) << ksq)):
                 continue
             buf[n] = t | (ksq << 5) | ((s[t] & 15) << 11)
             n += 1
@@ -942,7 +944,8 @@ def _fill_state(s, board, hands, side, move_number):
         h ^= Z_SIDE
     s[HASH] = h
     s[HIST] = h
-    s[HIST + 1] = 1 if _attacked_by(s, s[KING_SQ + side], 1 - side, -1) else 0
+    own, other = _occupancy(s, side)
+    s[HIST + 1] = 1 if _attacked_by(s, s[KING_SQ + side], 1 - side, own | other) else 0
     s[HIST + 2] = 0
 
 

@@ -130,6 +130,7 @@ def test_features_unsorted_are_the_features_in_scan_order(positions):
     val = np.empty(E.MAX_ACTIVE)
     pos = np.zeros(E.N_FEATURES, dtype=np.int32)
     unordered = 0
+    repeated = 0
     for sfen in positions:
         s = state(sfen)
         want_idx, want_val = sparse(s)
@@ -139,7 +140,11 @@ def test_features_unsorted_are_the_features_in_scan_order(positions):
         assert np.array_equal(val[:n][order], want_val)
         assert not pos.any()
         unordered += bool(np.any(np.diff(idx[:n]) < 0))
+        pieces = s[:25][s[:25] != 0]
+        repeated += len(np.unique(pieces)) < len(pieces)  # a side with two pieces of one type
     assert unordered > len(positions) // 2  # the scan order is not the sorted one
+    # both paths of the merge are taken: positions without repeated types skip it
+    assert 0.1 * len(positions) < repeated < 0.9 * len(positions)
 
 
 def test_features_do_not_modify_the_state(positions):
