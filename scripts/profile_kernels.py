@@ -56,7 +56,10 @@ def compiled_functions() -> dict:
 
     found = {}
     for obj in gc.get_objects():
-        if not isinstance(obj, Dispatcher):
+        try:
+            if not isinstance(obj, Dispatcher):
+                continue
+        except ReferenceError:  # a weak proxy whose object is gone
             continue
         for cres in list(obj.overloads.values()):
             library = cres.library

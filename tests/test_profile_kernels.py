@@ -57,3 +57,16 @@ def test_bad_arguments_are_refused_before_anything_runs():
     assert run.returncode == 2 and "--seconds" in run.stderr
     run = subprocess.run([sys.executable, str(SCRIPT), "chess"], capture_output=True, text=True)
     assert run.returncode == 2 and "invalid choice" in run.stderr
+
+
+def test_dead_weak_proxies_among_the_objects_are_passed_over():
+    import weakref
+
+    class Gone:
+        pass
+
+    thing = Gone()
+    proxy = weakref.proxy(thing)
+    del thing
+    assert isinstance(profile_kernels.compiled_functions(), dict)
+    assert proxy is not None
