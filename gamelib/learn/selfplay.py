@@ -44,7 +44,9 @@ leaf's distinct features do not depend on their order): PGLeaf and REINFORCE eve
 learners the chosen move's only. With quiescence (PGLeaf, TDLeaf(λ)) the static evaluations of a
 game's searches share one generation of the evaluation cache (θ is fixed during a game): a sixth
 of them repeat. REINFORCE, which needs every leaf's value and features and has no search, takes
-both from one scan of each leaf (:func:`~gamelib.search.child_leaves_into`, the same numbers).
+both from one scan of each leaf (:func:`~gamelib.search.child_leaves_into`, the same numbers);
+TD(λ) scores the positions after the moves without the search's machinery
+(:func:`~gamelib.search.child_scores_into`, the same numbers).
 
 "No search" is ``depth=1, qdepth=0`` for :func:`~gamelib.search.root_leaves_into`: the static
 evaluation of the position after the move, without quiescence -- the paper's REINFORCE and TD(λ)
@@ -70,8 +72,8 @@ from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import parse_sfen, usi_to_move
 from gamelib.runtime.kernels import kernel
-from gamelib.search import (child_leaves_into, leaf_features_unsorted_into, new_leaves_buffers,
-                            new_workspace, root_scores_into)
+from gamelib.search import (child_leaves_into, child_scores_into, leaf_features_unsorted_into,
+                            new_leaves_buffers, new_workspace, root_scores_into)
 
 __all__ = ["REWARDS", "ALGORITHMS", "ENCLOSURE_BONUS", "LearnerSettings", "SelfPlayGame",
            "enclosure_bonus", "enclosure_bonus_usi", "game_rewards", "mirror_replies", "play_pg_games",
@@ -439,8 +441,10 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
         if r == core.RESULT_NONE:
             if fused:     # every leaf's value and features from one scan
                 n = child_leaves_into(s, theta, max_plies, ws, out)
+            elif qdepth == 0:  # TD(λ): the static evaluations of the positions after the moves
+                n = child_scores_into(s, theta, kind, max_plies, ws, out)
             else:
-                cache = 0 if qdepth == 0 else (1 if s[core.PLY] == start[core.PLY] else 2)
+                cache = 1 if s[core.PLY] == start[core.PLY] else 2
                 n = root_scores_into(s, theta, kind, 1, qdepth, max_plies, ws, out, cache)
         if n == 0:  # the game is over: game_result says how (no legal move loses first)
             r = core.game_result(s, buf, 0, max_plies)

@@ -9,7 +9,8 @@
   same in nopython code for the learners' loops (:func:`root_scores_into` and
   :func:`leaf_features_into`: the same in two steps, the features only of the leaves needed;
   :func:`leaf_features_unsorted_into`: a leaf's features in scan order, for the learners' sums;
-  :func:`child_leaves_into`: ``depth=1, qdepth=0`` scores and every leaf's features in one pass).
+  :func:`child_leaves_into`: ``depth=1, qdepth=0`` scores and every leaf's features in one pass;
+  :func:`child_scores_into`: ``depth=1, qdepth=0`` scores without the search's machinery).
 * :mod:`gamelib.search.core` -- the numba core (algorithm notes in its docstring).
 
 Scores are in the evaluation's units (a pawn = 0.02) from the side to move's view; beyond
@@ -18,7 +19,7 @@ Scores are in the evaluation's units (a pawn = 0.02) from the side to move's vie
 
 from .core import LEAF_CAP, LEAF_MATED, LEAF_REPETITION, LEAF_STATIC, MATE, MATE_BOUND, MAX_PLY, new_workspace
 from .iterative import DEFAULT_TT_BITS, SearchResult, StopSignal, mate_plies, principal_leaf, search
-from .leaves import (RootLeaves, child_leaves_into, leaf_features_into, leaf_features_unsorted_into,
+from .leaves import (RootLeaves, child_leaves_into, child_scores_into, leaf_features_into, leaf_features_unsorted_into,
                      new_leaves_buffers, root_leaves, root_leaves_into, root_scores_into)
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "leaf_features_into",
     "leaf_features_unsorted_into",
     "child_leaves_into",
+    "child_scores_into",
     "new_leaves_buffers",
     "new_workspace",
 ]

@@ -154,7 +154,8 @@ REP_BITS = 12
 REP_MASK = (1 << REP_BITS) - 1
 C_REP = C_LEAF + MAX_PLY + 2
 C_EVAL_GEN = C_REP + (1 << REP_BITS)  # the evaluation cache's generation (setup counts up)
-CTL_SIZE = C_EVAL_GEN + 1
+C_REP_CLEAN = C_EVAL_GEN + 1  # 1: the hash-count table is all zeros (release_repetition)
+CTL_SIZE = C_REP_CLEAN + 1
 #: The evaluation cache has ``2**EVAL_CACHE_BITS`` entries (32 bytes each).
 EVAL_CACHE_BITS = 12
 _EVAL_CACHE_MASK = (1 << EVAL_CACHE_BITS) - 1
@@ -347,11 +348,25 @@ def in_check(s):
 
 @kernel
 def init_repetition(s, ctl):
-    """Fill the hash-count table with the positions of the game history up to the root."""
-    for k in range(1 << REP_BITS):
-        ctl[C_REP + k] = 0
+    """Fill the hash-count table with the positions of the game history up to the root. The
+    table is cleared first unless :func:`release_repetition` left it all zeros."""
+    if ctl[C_REP_CLEAN] == 0:
+        for k in range(1 << REP_BITS):
+            ctl[C_REP + k] = 0
+    ctl[C_REP_CLEAN] = 0
     for p in range(s[_PLY] + 1):
         ctl[C_REP + (s[_HIST + _HS * p] & REP_MASK)] += 1
+
+
+@kernel
+def release_repetition(s, ctl):
+    """Take the game history up to the root (``s`` at the root again) out of the hash-count
+    table after a search that ended normally, every move it made taken back: the table is all
+    zeros again, which spares the next :func:`setup` clearing its 4,096 entries. A search that
+    raised never gets here, so the next setup clears the table."""
+    for p in range(s[_PLY] + 1):
+        ctl[C_REP + (s[_HIST + _HS * p] & REP_MASK)] -= 1
+    ctl[C_REP_CLEAN] = 1
 
 
 @njit(cache=True, inline="always")
@@ -633,8 +648,14 @@ def search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, ec, ecv, noise_std, m
 @kernel
 def setup(s, ctl, tt, budget, qdepth, kind, use_tt, use_killers, use_history, seed, max_plies):
     """Reset the control block (counters, switches, killers, history, repetition counts) and TT;
-    start a new generation of the evaluation cache, which is on with the table."""
-    for k in range(C_REP):
+    start a new generation of the evaluation cache, which is on with the table. The history
+    table is cleared only for a search that uses it (no other reads it)."""
+    for k in range(C_HISTORY):
+        ctl[k] = 0
+    if use_history:
+        for k in range(C_HISTORY, C_PVLEN):
+            ctl[k] = 0
+    for k in range(C_PVLEN, C_REP):
         ctl[k] = 0
     ctl[C_EVAL_GEN] += 1
     ctl[C_BUDGET] = budget

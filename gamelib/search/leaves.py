@@ -37,7 +37,8 @@ import numpy as np
 from numba import njit
 
 from gamelib.evaluation.shogi import (EVAL_LINEAR, MAX_ACTIVE, N_FEATURES,
-                                      evaluate_and_features_unsorted, features, features_unsorted)
+                                      evaluate_and_features_unsorted, evaluate_kind, features,
+                                      features_unsorted)
 from gamelib.minishogi import core as mc
 from gamelib.runtime.kernels import kernel
 
@@ -45,7 +46,7 @@ from . import core as sc
 from .state import as_search_state, check_eval_args, thread_workspace
 
 __all__ = ["RootLeaves", "root_leaves", "root_leaves_into", "root_scores_into", "leaf_features_into",
-           "leaf_features_unsorted_into", "child_leaves_into", "new_leaves_buffers"]
+           "leaf_features_unsorted_into", "child_leaves_into", "child_scores_into", "new_leaves_buffers"]
 
 _NO_BUDGET = np.int64(1) << 62
 
@@ -93,7 +94,8 @@ def root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out, eval_cac
     if s.shape[0] < mc.HIST + mc.HIST_STRIDE * (s[mc.PLY] + depth + qdepth + 2):
         raise ValueError("root_leaves_into: the state's history is too short for the search")
     gen = ctl[sc.C_EVAL_GEN]
-    sc.setup(s, ctl, tt, _NO_BUDGET, qdepth, kind, False, True, True, 0, max_plies)
+    # killers and history order the moves of full-width nodes below ply 1: none at depth 1
+    sc.setup(s, ctl, tt, _NO_BUDGET, qdepth, kind, False, depth > 1, depth > 1, 0, max_plies)
     if eval_cache != 0:
         ctl[sc.C_EVAL_CACHE] = 1
         if eval_cache == 2:
@@ -109,6 +111,7 @@ def root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out, eval_cac
         lines[k, 0] = plen
         for j in range(plen):
             lines[k, j + 1] = pv[1, j]
+    sc.release_repetition(s, ctl)
     return n
 
 
@@ -282,25 +285,64 @@ def _check_depths(depth, qdepth, max_plies):
 
 
 
-@kernel
-def _child_leaf(s, theta, mv, ctl, idx, val, start, pos):
-    """The leaf of a root move searched ``depth=1, qdepth=0`` (the position after the move, ply
-    1), as :func:`gamelib.search.core.pvs` and ``qsearch`` end there: ``(value for the side to
-    move at the child, leaf kind, number of features written to idx/val[start:])``. The checks
-    are the search's own (``search_repetition``, ``at_game_cap``, ``in_check``) in its order; a
-    static leaf is evaluated and its features taken in one scan."""
+@njit(cache=True, inline="always")
+def _child_end(s, mv, ctl):
+    """How the search ``depth=1, qdepth=0`` of a root move ends at the position after the move
+    (ply 1), as :func:`gamelib.search.core.pvs` and ``qsearch`` end there, short of the static
+    evaluation: ``(value for the side to move at the child, leaf kind)``, kind ``LEAF_STATIC``
+    (value 0.0) if the child is to be evaluated. The checks are the search's own
+    (``search_repetition``, ``at_game_cap``, ``in_check``) in its order."""
     base = mc.MAX_MOVES
     r = sc.search_repetition(s, ctl)
     if r != mc.RESULT_NONE:
-        return sc._result_score(r, s[mc.STM], 1), sc.LEAF_REPETITION, 0
+        return sc._result_score(r, s[mc.STM], 1), sc.LEAF_REPETITION
     if sc.at_game_cap(s, ctl):
         if not mc.has_legal_move(s, mv, base):
-            return -(sc.MATE - 1.0), sc.LEAF_MATED, 0
-        return 0.0, sc.LEAF_CAP, 0
+            return -(sc.MATE - 1.0), sc.LEAF_MATED
+        return 0.0, sc.LEAF_CAP
     if sc.in_check(s) and not mc.has_legal_move(s, mv, base):
-        return -(sc.MATE - 1.0), sc.LEAF_MATED, 0
+        return -(sc.MATE - 1.0), sc.LEAF_MATED
+    return 0.0, sc.LEAF_STATIC
+
+
+@kernel
+def _child_leaf(s, theta, mv, ctl, idx, val, start, pos):
+    """The leaf of a root move searched ``depth=1, qdepth=0`` (:func:`_child_end`): ``(value for
+    the side to move at the child, leaf kind, number of features written to idx/val[start:])``;
+    a static leaf is evaluated and its features taken in one scan."""
+    v, kind = _child_end(s, mv, ctl)
+    if kind != sc.LEAF_STATIC:
+        return v, kind, 0
     nf, v = evaluate_and_features_unsorted(s, theta, idx[start:], val[start:], pos)
     return v, sc.LEAF_STATIC, nf
+
+
+@kernel
+def child_scores_into(s, theta, kind, max_plies, ws, out):
+    """:func:`root_scores_into` with ``depth=1, qdepth=0`` and no evaluation cache, without the
+    search's machinery (a root move's search ends at the child: :func:`_child_end`, else its
+    static evaluation :func:`gamelib.evaluation.shogi.evaluate_kind`): fills ``moves[:n]``,
+    ``scores[:n]``, ``leaf_kind[:n]`` and ``lines[:n, 0] = 0``, exactly as that call does
+    (tested), and returns ``n`` (TD(λ)'s self-play: every leaf's value, one leaf's features)."""
+    mv, ordk, pv, ctl, tt, tts, ec, ecv = ws
+    moves, scores, leaf_kind, lines = out[0], out[1], out[2], out[8]
+    if s.shape[0] < mc.HIST + mc.HIST_STRIDE * (s[mc.PLY] + 3):
+        raise ValueError("child_scores_into: the state's history is too short for the search")
+    sc.setup(s, ctl, tt, _NO_BUDGET, 0, kind, False, False, False, 0, max_plies)
+    n = mc.gen_moves(s, mv, 0, False)
+    for k in range(n):
+        m = mv[k]
+        moves[k] = m
+        sc._make(s, ctl, np.int64(m))
+        v, end = _child_end(s, mv, ctl)
+        if end == sc.LEAF_STATIC:
+            v = evaluate_kind(s, theta, kind)
+        sc._unmake(s, ctl)
+        scores[k] = -v
+        leaf_kind[k] = end
+        lines[k, 0] = 0
+    sc.release_repetition(s, ctl)
+    return n
 
 
 @kernel
@@ -316,7 +358,7 @@ def child_leaves_into(s, theta, max_plies, ws, out):
     moves, scores, leaf_kind, ptr, idx, val, lines, pos = out[0], out[1], out[2], out[3], out[4], out[5], out[8], out[9]
     if s.shape[0] < mc.HIST + mc.HIST_STRIDE * (s[mc.PLY] + 3):
         raise ValueError("child_leaves_into: the state's history is too short for the search")
-    sc.setup(s, ctl, tt, _NO_BUDGET, 0, EVAL_LINEAR, False, True, True, 0, max_plies)
+    sc.setup(s, ctl, tt, _NO_BUDGET, 0, EVAL_LINEAR, False, False, False, 0, max_plies)
     n = mc.gen_moves(s, mv, 0, False)
     ptr[0] = 0
     for k in range(n):
@@ -331,4 +373,5 @@ def child_leaves_into(s, theta, max_plies, ws, out):
         for j in range(ptr[k], ptr[k] + nf):
             val[j] = -val[j]
         ptr[k + 1] = ptr[k] + nf
+    sc.release_repetition(s, ctl)
     return n

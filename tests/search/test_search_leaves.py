@@ -190,6 +190,21 @@ def _leaves_two_ways(s, theta, max_plies):
         assert hi - lo == m and np.array_equal(idx[:m], b[4][lo:hi]) and np.array_equal(val[:m], b[5][lo:hi])
         assert (m > 0) == (b[2][k] == LEAF_STATIC)
     assert np.array_equal(sa, sb) and not b[9].any()
+    # TD(λ)'s pass without the search's machinery: the same scores and kinds (either evaluation)
+    from gamelib.search import child_scores_into
+    from gamelib.search import core as sc
+
+    for kind in (ev.EVAL_LINEAR, ev.EVAL_MATERIAL):
+        ref = new_leaves_buffers()
+        n_ref = root_scores_into(s.copy(), theta, kind, 1, 0, max_plies, new_workspace(0), ref)
+        c, ws, sc_ = new_leaves_buffers(), new_workspace(0), s.copy()
+        assert child_scores_into(sc_, theta, kind, max_plies, ws, c) == n_ref
+        for i in (0, 1, 2):
+            assert np.array_equal(ref[i][:n_ref], c[i][:n_ref]), (kind, i)
+        assert np.array_equal(ref[8][:n_ref, 0], c[8][:n_ref, 0])
+        assert np.array_equal(sc_, sb)
+        ctl = ws[3]   # the hash-count table is left all zeros
+        assert ctl[sc.C_REP_CLEAN] == 1 and not ctl[sc.C_REP:sc.C_REP + (1 << sc.REP_BITS)].any()
     return set(int(x) for x in b[2][:n])
 
 
@@ -220,3 +235,52 @@ def test_child_leaves_are_root_scores_and_leaf_features_in_one_pass():
         pos.push_usi(usi)
     kinds |= _leaves_two_ways(pos.state, theta, 0)
     assert {LEAF_CAP, LEAF_REPETITION} <= kinds, kinds
+
+
+def test_a_reused_workspace_gives_the_results_of_fresh_ones():
+    """Root passes leave the hash-count table all zeros (``release_repetition``) and skip the
+    history table at depth 1, so the next setup clears less: passes of depth 1 and 2 (the
+    latter with killers, history and repetitions inside the search) and TD(λ)'s pass, in turn
+    on one workspace, give exactly what fresh workspaces give, on positions of random games
+    and on one where root moves repeat a position; a table left dirty (a pass that raised) is
+    cleared by the next setup."""
+    from gamelib.search import child_scores_into, root_scores_into
+    from gamelib.search import core as sc
+
+    theta = ev.initial_theta(3, 0.01)
+    rng = np.random.default_rng(5)
+    states = []
+    for g in range(6):
+        pos = Position()
+        for _ in range(int(rng.integers(4, 40))):
+            moves = pos.legal_move_codes()
+            if len(moves) == 0 or pos.outcome() is not None:
+                break
+            pos.push(int(moves[int(rng.integers(len(moves)))]))
+        if pos.outcome() is None:
+            states.append(pos.state)
+    pos = Position()
+    for usi in ["5e4d", "1a2b", "4d5e", "2b1a"] * 2 + ["5e4d", "1a2b", "4d5e"]:
+        pos.push_usi(usi)
+    states.append(pos.state)
+
+    def passes(s, ws):
+        got = []
+        for depth, qdepth in ((1, 4), (2, 1), (1, 0)):
+            out = new_leaves_buffers()
+            n = root_scores_into(s.copy(), theta, ev.EVAL_LINEAR, depth, qdepth, 0, ws, out)
+            got.append((out[0][:n].copy(), out[1][:n].copy(), out[2][:n].copy(), out[8][:n].copy()))
+        out = new_leaves_buffers()
+        n = child_scores_into(s.copy(), theta, ev.EVAL_LINEAR, 0, ws, out)
+        got.append((out[0][:n].copy(), out[1][:n].copy(), out[2][:n].copy()))
+        return got
+
+    shared = new_workspace(0)
+    ctl = shared[3]
+    for i, s in enumerate(states * 2):
+        if i == len(states):   # as if a pass had raised: counts left behind, the flag not set
+            ctl[sc.C_REP:sc.C_REP + (1 << sc.REP_BITS)] = -7
+            ctl[sc.C_REP_CLEAN] = 0
+        for a, b in zip(passes(s, shared), passes(s, new_workspace(0))):
+            assert all(np.array_equal(x, y) for x, y in zip(a, b))
+        assert ctl[sc.C_REP_CLEAN] == 1 and not ctl[sc.C_REP:sc.C_REP + (1 << sc.REP_BITS)].any()
