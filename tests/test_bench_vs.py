@@ -29,6 +29,12 @@ def test_every_rate_of_a_line_is_a_figure_with_its_prefix_applied():
     }
 
 
+def test_best_ratio_compares_the_best_run_of_each_side():
+    key = ("pgleaf", "games", 0)
+    pairs = [({key: 200.0}, {key: 300.0}), ({key: 250.0}, {key: 240.0}), ({key: 100.0}, {key: 500.0})]
+    assert bench_vs.best_ratio(pairs, key) == 500.0 / 250.0
+
+
 @pytest.mark.parametrize("argv, message", [
     (["6be4807", "--", "chess"], "name a benchmark"),
     (["6be4807"], "name a benchmark"),

@@ -308,6 +308,13 @@ for _a in range(25):
         if (_dr, _dc) != (0, 0) and max(abs(_dr), abs(_dc)) <= _PAIR_RADIUS:
             _PAIR_SLOT[0, _a, _b] = (_dr + 3) * 7 + _dc + 3
             _PAIR_SLOT[1, _a, _b] = (3 - _dr) * 7 + 3 - _dc
+#: _PAIR_NEAR[a]: the squares within the pairs' radius of square a (a itself excluded), the
+#: partners b of a that have a pair feature; the pair loops skip the others, which add nothing.
+_PAIR_NEAR = np.zeros(25, dtype=np.int64)
+for _a in range(25):
+    for _b in range(25):
+        if _PAIR_SLOT[0, _a, _b] != 49:
+            _PAIR_NEAR[_a] |= 1 << _b
 del _a, _b, _dr, _dc
 _N_TYPES = len(_PIECE_TYPES)
 #: _PAIR_FEATURES[50 * (_N_TYPES * (_N_TYPES * enemy + ta - 1) + tb - 1) + slot]: the features of
@@ -470,7 +477,7 @@ def _scan(s, theta, idx, val, sink, sink_if, pair_table=False):
             pa = s[a]
             ca = pa >> 4
             row = N_FEATURES + 100 * _N_TYPES * (2 * _N_TYPES * np.int64(ca != stm) + (pa & 15) - 1)
-            later = rest
+            later = rest & _PAIR_NEAR[a]
             while later:
                 b = _ctz(later)
                 later &= later - 1
@@ -487,7 +494,7 @@ def _scan(s, theta, idx, val, sink, sink_if, pair_table=False):
             ca = pa >> 4
             x = 1.0 if ca == stm else -1.0
             row = 50 * _N_TYPES * ((pa & 15) - 1)
-            later = rest
+            later = rest & _PAIR_NEAR[a]
             while later:
                 b = _ctz(later)
                 later &= later - 1
