@@ -42,7 +42,7 @@ def readable(symbol: str) -> str:
     parts, i = [], 3
     while i < len(symbol) and symbol[i].isdigit():
         j = i
-        while symbol[j].isdigit():
+        while j < len(symbol) and symbol[j].isdigit():
             j += 1
         n = int(symbol[i:j])
         parts.append(symbol[j:j + n])

@@ -20,6 +20,8 @@ def test_numba_names_read_as_dotted_paths_and_others_stay():
                "_3dE5ArrayIxLi1E1C7mutable7alignedE5ArrayIdLi1E1C7mutable7alignedE")
     assert profile_kernels.readable(mangled) == "gamelib.evaluation.shogi.evaluate"
     assert profile_kernels.readable("__memset_avx2_unaligned_erms") == "__memset_avx2_unaligned_erms"
+    # a name cut short after its digits (no IndexError): the parts read so far
+    assert profile_kernels.readable("_ZN7gamelib12") == "gamelib."
 
 
 def test_the_map_places_a_freshly_compiled_function_at_its_address(tmp_path, monkeypatch):

@@ -317,7 +317,18 @@ for _a in range(25):
             _PAIR_NEAR[_a] |= 1 << _b
 del _a, _b, _dr, _dc
 _N_TYPES = len(_PIECE_TYPES)
-#: _PAIR_FEATURES[50 * (_N_TYPES * (_N_TYPES * enemy + ta - 1) + tb - 1) + slot]: the features of
+
+
+@njit(cache=True, inline="always")
+def _pair_row(group, ta, tb):
+    """The first row of the pair of piece types ``ta``, ``tb`` (1..10) in ``group`` of the pair
+    tables, which have 50 rows per (group, ta, tb), one per offset slot: ``group`` is own/enemy
+    (0/1) in :data:`_PAIR_FEATURES`, 2 × (side of the first piece: 0 the side to move) +
+    own/enemy in the table of :func:`prepare`."""
+    return 50 * (_N_TYPES * (_N_TYPES * group + ta - 1) + tb - 1)
+
+
+#: _PAIR_FEATURES[_pair_row(enemy, ta, tb) + slot]: the features of
 #: a pair of pieces of types ta (the first, on the side whose features they are) and tb (the
 #: second, the first piece's own or, ``enemy = 1``, the other side's) at offset ``slot``
 #: (:data:`_PAIR_SLOT`): column 0 its feature in the first piece's side's block, column 1 for an
@@ -329,7 +340,7 @@ for _e in range(2):
         for _tb in range(1, _N_TYPES + 1):
             for _slot in range(49):
                 _o = (_slot // 7 + 1) * 9 + _slot % 7 + 1  # the offset in sente's 9x9 grid
-                _row = 50 * (_N_TYPES * (_N_TYPES * _e + _ta - 1) + _tb - 1) + _slot
+                _row = _pair_row.py_func(_e, _ta, _tb) + _slot
                 _PAIR_FEATURES[_row, 0] = _PAIR_BY_OWNER[_e, _ta, _tb, _o]
                 if _e == 1 and _PAIR_FEATURES[_row, 0] >= 0:
                     _PAIR_FEATURES[_row, 1] = _PAIR_ENEMY[_tb, _ta, _o]
@@ -476,6 +487,8 @@ def _scan(s, theta, idx, val, sink, sink_if, pair_table=False):
             rest &= rest - 1
             pa = s[a]
             ca = pa >> 4
+            # i = N_FEATURES + 2 (_pair_row(2 side + enemy, ta, tb) + slot), its part that
+            # depends on the first piece only out of the inner loop (3-5 % of an evaluation)
             row = N_FEATURES + 100 * _N_TYPES * (2 * _N_TYPES * np.int64(ca != stm) + (pa & 15) - 1)
             later = rest & _PAIR_NEAR[a]
             while later:
@@ -493,14 +506,14 @@ def _scan(s, theta, idx, val, sink, sink_if, pair_table=False):
             pa = s[a]
             ca = pa >> 4
             x = 1.0 if ca == stm else -1.0
-            row = 50 * _N_TYPES * ((pa & 15) - 1)
+            row = 50 * _N_TYPES * ((pa & 15) - 1)  # as above: i = _pair_row(enemy, ta, tb) + slot
             later = rest & _PAIR_NEAR[a]
             while later:
                 b = _ctz(later)
                 later &= later - 1
                 pb = s[b]
                 # branch-free (the owners of successive pieces are unpredictable): an own pair has
-                # one entry, an enemy pair two; a pair beyond the radius none
+                # one entry, an enemy pair two
                 i = (row + 50 * (_N_TYPES * _N_TYPES * np.int64((pb >> 4) != ca) + (pb & 15) - 1)
                      + np.int64(_PAIR_SLOT[ca, a, b]))
                 k1 = np.int64(_PAIR_FEATURES[i, 0])
@@ -690,8 +703,8 @@ def prepare_into(w):
             for ta in range(1, _N_TYPES + 1):
                 for tb in range(1, _N_TYPES + 1):
                     for slot in range(50):
-                        i = N_FEATURES + 2 * (50 * (_N_TYPES * (_N_TYPES * (2 * c + enemy) + ta - 1) + tb - 1) + slot)
-                        f = 50 * (_N_TYPES * (_N_TYPES * enemy + ta - 1) + tb - 1) + slot
+                        i = N_FEATURES + 2 * (_pair_row(2 * c + enemy, ta, tb) + slot)
+                        f = _pair_row(enemy, ta, tb) + slot
                         k1 = np.int64(_PAIR_FEATURES[f, 0])
                         k2 = np.int64(_PAIR_FEATURES[f, 1])
                         w[i] = x * w[k1 + OPP_OFFSET * np.int64(x < 0.0)] if k1 >= 0 else 0.0

@@ -748,9 +748,10 @@ def gen_captures(s, buf, start):
     n = start
     kpc = s[ksq]
     if STEP_MASK[kpc, ksq] & enemy_occ:
+        away = occ & ~(np.int64(1) << ksq)  # the king gone: sliders see through its square
         for k in range(STEP_N[kpc, ksq]):
             t = STEP_TO[kpc, ksq, k]
-            if ((enemy_occ >> t) & 1) == 0 or _attacked_by(s, t, enemy, occ & ~(np.int64(1) << ksq)):
+            if ((enemy_occ >> t) & 1) == 0 or _attacked_by(s, t, enemy, away):
                 continue
             buf[n] = t | (ksq << 5) | ((s[t] & 15) << 11)
             n += 1
