@@ -144,6 +144,23 @@ def _baseline_component(returns, G, out):
 
 
 @njit(cache=True)
+def _baseline_norm(returns, G):
+    """``Σ R_m ‖g(m)‖² / Σ ‖g(m)‖²`` (0.0 if every g(m) is 0), each sum taken in index order:
+    the same bits on every CPU (``einsum`` and ``r @ w`` leave the order to SIMD and BLAS
+    kernels chosen by the CPU)."""
+    m, n = G.shape
+    num = 0.0
+    den = 0.0
+    for e in range(m):
+        w = 0.0
+        for i in range(n):
+            w += G[e, i] * G[e, i]
+        num += returns[e] * w
+        den += w
+    return num / den if den > 0.0 else 0.0
+
+
+@njit(cache=True)
 def _estimate(returns, G, b, out):
     m, n = G.shape
     for i in range(n):
@@ -325,8 +342,7 @@ def optimal_baseline(G, returns, kind: str = "component"):
         _baseline_component(r, G, b)
         return b
     if kind == "norm":
-        w = np.einsum("ij,ij->i", G, G)
-        return np.full(n, float(r @ w / w.sum()) if w.sum() > 0 else 0.0)
+        return np.full(n, _baseline_norm(r, G))
     if kind == "mean":
         return np.full(n, float(r.mean()))
     if kind == "none":

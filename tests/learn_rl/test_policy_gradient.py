@@ -2,6 +2,9 @@
 
 import itertools
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -187,3 +190,37 @@ def test_sampling_by_inversion():
     counts = np.bincount([pg.sample_index(probs, u) for u in rng.random(20000)], minlength=3)
     assert np.all(np.abs(counts / 20000 - probs) < 0.015)
     assert not math.isnan(pg.softmax_policy([0.0], 1.0)[0])
+
+
+_NORM_PROBE = """
+import numpy as np
+from gamelib.learn import policy_gradient as pg
+rng = np.random.default_rng(7)
+G = rng.normal(size=(100, 300)) * (rng.random((100, 300)) < 0.2) * 10 ** rng.uniform(-3, 2, (100, 1))
+R = rng.normal(size=100)
+print(pg.optimal_baseline(G, R, "norm")[0].hex())
+"""
+
+
+def test_norm_baseline_is_summed_in_index_order_the_same_on_every_blas_kernel():
+    """The "norm" baseline's sums are taken in index order (a Python loop gives the same bits),
+    not by BLAS or SIMD kernels that the CPU picks: OpenBLAS's dot product gives other last bits
+    with its Nehalem, Sandybridge or Haswell kernels, the baseline must not."""
+    rng = np.random.default_rng(7)
+    G = rng.normal(size=(100, 300)) * (rng.random((100, 300)) < 0.2) * 10 ** rng.uniform(-3, 2, (100, 1))
+    R = rng.normal(size=100)
+    num = den = 0.0
+    for e in range(100):
+        w = 0.0
+        for i in range(300):
+            w += float(G[e, i]) * float(G[e, i])
+        num += float(R[e]) * w
+        den += w
+    assert pg.optimal_baseline(G, R, "norm")[0] == num / den
+    outputs = set()
+    for core in ("Nehalem", "Sandybridge", "Haswell"):
+        proc = subprocess.run([sys.executable, "-c", _NORM_PROBE], capture_output=True, text=True,
+                              env={**os.environ, "OPENBLAS_CORETYPE": core})
+        assert proc.returncode == 0, proc.stderr
+        outputs.add(proc.stdout.strip())
+    assert outputs == {(num / den).hex()}
