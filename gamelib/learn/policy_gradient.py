@@ -44,6 +44,7 @@ do the per-move work on sparse feature rows in compressed-sparse-row form (``ptr
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
@@ -62,6 +63,7 @@ __all__ = [
     "policy_gradient_estimate",
     "reinforce_step",
     "self_play_update",
+    "EpisodeScores",
 ]
 
 #: The baselines :func:`optimal_baseline` knows.
@@ -130,44 +132,50 @@ def sample_from(probs, n, u):
     return n - 1
 
 
+# The sums of eqs. (1)-(2) over the episodes' scores g(m), held as sparse rows (CSR: ``ptr``,
+# ``idx`` ascending within a row, ``val``). Every sum runs over the episodes in order, and
+# within an episode over its indices in ascending order, in a fixed loop (never a BLAS or SIMD
+# kernel the CPU picks): the same bits on every machine. A zero entry of g(m) would add ±0.0 to
+# a sum that is never -0.0, which changes nothing: the rows hold the non-zero entries only.
 @njit(cache=True)
-def _baseline_component(returns, G, out):
-    m, n = G.shape
-    for i in range(n):
-        num = 0.0
-        den = 0.0
-        for e in range(m):
-            g2 = G[e, i] * G[e, i]
-            num += returns[e] * g2
-            den += g2
-        out[i] = num / den if den > 0.0 else 0.0
+def _baseline_component(returns, ptr, idx, val, out):
+    """``out[i] = Σ_m R_m g_i(m)² / Σ_m g_i(m)²`` (0.0 where every g_i(m) is 0)."""
+    num = np.zeros(out.shape[0])
+    den = np.zeros(out.shape[0])
+    for e in range(ptr.shape[0] - 1):
+        for j in range(ptr[e], ptr[e + 1]):
+            g2 = val[j] * val[j]
+            num[idx[j]] += returns[e] * g2
+            den[idx[j]] += g2
+    for i in range(out.shape[0]):
+        out[i] = num[i] / den[i] if den[i] > 0.0 else 0.0
 
 
 @njit(cache=True)
-def _baseline_norm(returns, G):
-    """``Σ R_m ‖g(m)‖² / Σ ‖g(m)‖²`` (0.0 if every g(m) is 0), each sum taken in index order:
-    the same bits on every CPU (``einsum`` and ``r @ w`` leave the order to SIMD and BLAS
-    kernels chosen by the CPU)."""
-    m, n = G.shape
+def _baseline_norm(returns, ptr, idx, val):
+    """``Σ R_m ‖g(m)‖² / Σ ‖g(m)‖²`` (0.0 if every g(m) is 0)."""
     num = 0.0
     den = 0.0
-    for e in range(m):
+    for e in range(ptr.shape[0] - 1):
         w = 0.0
-        for i in range(n):
-            w += G[e, i] * G[e, i]
+        for j in range(ptr[e], ptr[e + 1]):
+            w += val[j] * val[j]
         num += returns[e] * w
         den += w
     return num / den if den > 0.0 else 0.0
 
 
 @njit(cache=True)
-def _estimate(returns, G, b, out):
-    m, n = G.shape
-    for i in range(n):
-        acc = 0.0
-        for e in range(m):
-            acc += (returns[e] - b[i]) * G[e, i]
-        out[i] = acc / m
+def _estimate(returns, ptr, idx, val, b, out):
+    """Eq. (1): ``out[i] = (1/M) Σ_m (R_m − b_i) g_i(m)``."""
+    m = ptr.shape[0] - 1
+    acc = np.zeros(out.shape[0])
+    for e in range(m):
+        for j in range(ptr[e], ptr[e + 1]):
+            i = idx[j]
+            acc[i] += (returns[e] - b[i]) * val[j]
+    for i in range(out.shape[0]):
+        out[i] = acc[i] / m
 
 
 # ----------------------------------------------------------------------------- checks
@@ -278,16 +286,82 @@ def sample_index(probs, u: float) -> int:
 
 
 # ----------------------------------------------------------------------------- estimator (1)-(4)
+@dataclass(frozen=True)
+class EpisodeScores:
+    """The scores g(m) (eq. 3) of M episodes as sparse rows: episode m's non-zero entries are
+    ``idx[ptr[m]:ptr[m+1]]`` (ascending) and ``val[...]``, over ``n_features`` features. It
+    stands for the dense M × n matrix G wherever the estimator takes one (:func:`from_dense`
+    gives the same numbers, to the last bit); a learner's games give it directly
+    (:func:`from_rows`), which spares building G (M × 15,773 for the PGLeaf features)."""
+
+    ptr: np.ndarray
+    idx: np.ndarray
+    val: np.ndarray
+    n_features: int
+
+    @property
+    def shape(self) -> tuple:
+        return (self.ptr.size - 1, self.n_features)
+
+    @classmethod
+    def from_dense(cls, G) -> "EpisodeScores":
+        """The rows of a dense G (episodes × features)."""
+        G = np.ascontiguousarray(G, dtype=np.float64)
+        if G.ndim != 2 or G.shape[0] == 0:
+            raise ValueError(f"G must be a 2-D array (episodes, features) with at least one "
+                             f"episode, got shape {G.shape}")
+        rows, cols = np.nonzero(G)          # row-major: ascending columns within a row
+        ptr = np.zeros(G.shape[0] + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=G.shape[0]), out=ptr[1:])
+        return cls(ptr, cols.astype(np.int64), G[rows, cols], G.shape[1])
+
+    @classmethod
+    def from_rows(cls, rows, n_features: int) -> "EpisodeScores":
+        """From one ``(indices, values)`` pair per episode (each row's indices distinct, in any
+        order; zero values are dropped)."""
+        rows = list(rows)
+        if not rows:
+            raise ValueError("need at least one episode")
+        idx_rows, val_rows = [], []
+        for m, (i, v) in enumerate(rows):
+            i = np.asarray(i, dtype=np.int64)
+            v = np.asarray(v, dtype=np.float64)
+            if i.ndim != 1 or i.shape != v.shape:
+                raise ValueError(f"episode {m}: indices and values must be 1-D arrays of one "
+                                 f"length, got shapes {i.shape} and {v.shape}")
+            idx_rows.append(i)
+            val_rows.append(v)
+        counts = np.array([i.size for i in idx_rows], dtype=np.int64)
+        row_of = np.repeat(np.arange(len(rows)), counts)
+        idx = np.concatenate(idx_rows)
+        val = np.concatenate(val_rows)
+        # rows not in ascending order (a learner's rows are): sort those rows
+        unsorted = np.unique(row_of[1:][(np.diff(idx) <= 0) & (row_of[1:] == row_of[:-1])])
+        starts = np.concatenate([[0], np.cumsum(counts)])
+        for m in unsorted:
+            lo, hi = starts[m], starts[m + 1]
+            order = np.argsort(idx[lo:hi], kind="stable")
+            idx[lo:hi] = idx[lo:hi][order]
+            val[lo:hi] = val[lo:hi][order]
+            if np.any(np.diff(idx[lo:hi]) == 0):
+                raise ValueError(f"episode {m}: indices must be distinct and in [0, {n_features})")
+        if idx.size and (idx.min() < 0 or idx.max() >= n_features):
+            m = int(row_of[np.flatnonzero((idx < 0) | (idx >= n_features))[0]])
+            raise ValueError(f"episode {m}: indices must be distinct and in [0, {n_features})")
+        keep = val != 0.0
+        ptr = np.zeros(len(rows) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(row_of[keep], minlength=len(rows)), out=ptr[1:])
+        return cls(ptr, idx[keep], val[keep], int(n_features))
+
+
 def _episodes(G, rewards):
-    G = np.ascontiguousarray(G, dtype=np.float64)
-    if G.ndim != 2 or G.shape[0] == 0:
-        raise ValueError(f"G must be a 2-D array (episodes, features) with at least one episode, "
-                         f"got shape {G.shape}")
+    if not isinstance(G, EpisodeScores):
+        G = EpisodeScores.from_dense(G)
+    m = G.shape[0]
     r = np.asarray(rewards, dtype=np.float64)
-    if r.shape != (G.shape[0],):
-        raise ValueError(f"rewards must have one entry per episode ({G.shape[0]}), got shape "
-                         f"{r.shape}")
-    if not (np.all(np.isfinite(r)) and np.all(np.isfinite(G))):
+    if r.shape != (m,):
+        raise ValueError(f"rewards must have one entry per episode ({m}), got shape {r.shape}")
+    if not (np.all(np.isfinite(r)) and np.all(np.isfinite(G.val))):
         raise ValueError("rewards and G must be finite")
     return G, r
 
@@ -321,7 +395,7 @@ def optimal_baseline(G, returns, kind: str = "component"):
 
     Parameters
     ----------
-    G : array, shape (M, n_features)
+    G : array, shape (M, n_features), or EpisodeScores
         g(m) of eq. (3), one row per episode.
     returns : array, shape (M,)
         ``R_m = γ^{T_m−1} r_m`` (:func:`episode_returns`).
@@ -339,10 +413,10 @@ def optimal_baseline(G, returns, kind: str = "component"):
     n = G.shape[1]
     if kind == "component":
         b = np.empty(n)
-        _baseline_component(r, G, b)
+        _baseline_component(r, G.ptr, G.idx, G.val, b)
         return b
     if kind == "norm":
-        return np.full(n, _baseline_norm(r, G))
+        return np.full(n, _baseline_norm(r, G.ptr, G.idx, G.val))
     if kind == "mean":
         return np.full(n, float(r.mean()))
     if kind == "none":
@@ -355,7 +429,7 @@ def policy_gradient_estimate(G, returns, baseline: str = "component") -> np.ndar
     G, r = _episodes(G, returns)
     b = optimal_baseline(G, r, baseline)
     out = np.empty(G.shape[1])
-    _estimate(r, G, b, out)
+    _estimate(r, G.ptr, G.idx, G.val, b, out)
     return out
 
 
@@ -366,7 +440,7 @@ def reinforce_step(theta, G, rewards, lengths, *, alpha: float, gamma: float = 1
     Parameters
     ----------
     theta : array, shape (n_features,)
-    G : array, shape (M, n_features)
+    G : array, shape (M, n_features), or EpisodeScores
         g(m) (eq. 3) of the agent's episodes.
     rewards : array, shape (M,)
         The agent's final rewards r_m.
@@ -397,8 +471,9 @@ def self_play_update(theta, agents, *, alpha: float, gamma: float = 1.0,
     ----------
     theta : array, shape (n_features,)
     agents : sequence of (G, rewards, lengths)
-        One triple per agent (sente, gote): its episodes' scores g(m) (eq. 3), rewards and
-        action counts; each gets its own baseline (eq. 2) and estimator (eq. 1).
+        One triple per agent (sente, gote): its episodes' scores g(m) (eq. 3, a dense array or
+        :class:`EpisodeScores`), rewards and action counts; each gets its own baseline (eq. 2)
+        and estimator (eq. 1).
     alpha, gamma, baseline
         As in :func:`reinforce_step`.
     """

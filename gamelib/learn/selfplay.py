@@ -65,8 +65,9 @@ import numpy as np
 from numba import njit
 
 from gamelib.evaluation import shogi as ev
-from gamelib.learn.policy_gradient import (BASELINES, add_log_policy_gradient, gradient_weight,
-                                           sample_from, self_play_update, softmax_into)
+from gamelib.learn.policy_gradient import (BASELINES, EpisodeScores, add_log_policy_gradient,
+                                           gradient_weight, sample_from, self_play_update,
+                                           softmax_into)
 from gamelib.learn.td import DEFAULT_BETA, add_td_lambda
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
@@ -612,12 +613,12 @@ def pg_update(theta, records, settings: LearnerSettings) -> np.ndarray:
     if not records:
         raise ValueError("no games to learn from")
     agents = []
+    for m, rec in enumerate(records):
+        if not rec.g_idx:
+            raise ValueError(f"game {m} has no policy-gradient record (a TD game?)")
     for side in range(2):
-        G = np.zeros((len(records), theta.size))
-        for m, rec in enumerate(records):
-            if not rec.g_idx:
-                raise ValueError(f"game {m} has no policy-gradient record (a TD game?)")
-            G[m, rec.g_idx[side]] = rec.g_val[side]
+        G = EpisodeScores.from_rows([(rec.g_idx[side], rec.g_val[side]) for rec in records],
+                                    theta.size)
         rewards = np.array([rec.rewards[side] for rec in records])
         lengths = np.array([max(int(rec.n_moves[side]), 1) for rec in records])
         agents.append((G, rewards, lengths))

@@ -224,3 +224,48 @@ def test_norm_baseline_is_summed_in_index_order_the_same_on_every_blas_kernel():
         assert proc.returncode == 0, proc.stderr
         outputs.add(proc.stdout.strip())
     assert outputs == {(num / den).hex()}
+
+
+def test_sparse_rows_give_the_dense_sums_to_the_last_bit():
+    """Eqs. (1)-(2) over EpisodeScores (the non-zero entries only) give, bit for bit, the sums
+    of a dense loop over every feature and episode in order -- zeros (+0.0 and -0.0) included,
+    negative returns too -- whether the rows come from a dense G or from (indices, values)
+    pairs in any order; bad rows are refused."""
+    rng = np.random.default_rng(3)
+    m, n = 12, 40
+    G = rng.normal(size=(m, n)) * (rng.random((m, n)) < 0.3)
+    G[2, 5] = -0.0
+    G[4] = 0.0                                            # an episode without any score
+    R = rng.normal(size=m)
+
+    def dense(G, R):
+        b = []
+        for i in range(n):
+            num = den = 0.0
+            for e in range(m):
+                g2 = float(G[e, i]) * float(G[e, i])
+                num += float(R[e]) * g2
+                den += g2
+            b.append(num / den if den > 0.0 else 0.0)
+        est = []
+        for i in range(n):
+            acc = 0.0
+            for e in range(m):
+                acc += (float(R[e]) - b[i]) * float(G[e, i])
+            est.append(acc / m)
+        return np.array(b), np.array(est)
+
+    b_ref, est_ref = dense(G, R)
+    rows = []
+    for e in range(m):
+        cols = np.flatnonzero(G[e])[::-1]                 # descending: from_rows sorts
+        rows.append((cols, G[e, cols]))
+    for scores in (G, pg.EpisodeScores.from_dense(G), pg.EpisodeScores.from_rows(rows, n)):
+        assert pg.optimal_baseline(scores, R, "component").tobytes() == b_ref.tobytes()
+        assert pg.policy_gradient_estimate(scores, R).tobytes() == est_ref.tobytes()
+    with pytest.raises(ValueError, match="distinct"):
+        pg.EpisodeScores.from_rows([(np.array([3, 3]), np.array([1.0, 2.0]))], n)
+    with pytest.raises(ValueError, match=r"in \[0, 40\)"):
+        pg.EpisodeScores.from_rows([(np.array([40]), np.array([1.0]))], n)
+    with pytest.raises(ValueError, match="one length"):
+        pg.EpisodeScores.from_rows([(np.array([1, 2]), np.array([1.0]))], n)
