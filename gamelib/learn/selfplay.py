@@ -58,6 +58,7 @@ from its seed (numba's generator, seeded inside the jitted game), so a game is a
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import asdict, dataclass
 
@@ -412,9 +413,18 @@ class SelfPlayGame:
 
 # ----------------------------------------------------------------------------- the game kernel
 def start_state(max_plies: int, qdepth: int) -> np.ndarray:
-    """The start position as a core state with history room for a capped game and its search."""
+    """The start position as a core state with history room for a capped game and its search
+    (a new array: a copy of the one parsed for these sizes)."""
+    return _parsed_start(int(max_plies), int(qdepth)).copy()
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed_start(max_plies: int, qdepth: int) -> np.ndarray:
+    # parsed once per process: the training's statistics replay every game (mirror_replies)
     board, hands, side, number = parse_sfen(R.START_SFEN)
-    return core.new_state(board, hands, side, number, capacity=max_plies + qdepth + 8)
+    state = core.new_state(board, hands, side, number, capacity=max_plies + qdepth + 8)
+    state.flags.writeable = False
+    return state
 
 
 @njit(cache=True)
