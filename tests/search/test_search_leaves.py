@@ -169,6 +169,18 @@ def test_scores_then_one_leaf_equal_root_leaves():
     assert np.array_equal(s[:used], before[:used])
 
 
+def _random_game_position(rng, low, high):
+    """The position after a random number in [low, high) of uniformly random moves (fewer if
+    the game ends first)."""
+    pos = Position()
+    for _ in range(int(rng.integers(low, high))):
+        moves = pos.legal_move_codes()
+        if len(moves) == 0 or pos.outcome() is not None:
+            break
+        pos.push(int(moves[int(rng.integers(len(moves)))]))
+    return pos
+
+
 def _leaves_two_ways(s, theta, max_plies):
     """``child_leaves_into`` against ``root_scores_into(depth 1, qdepth 0)`` and
     ``leaf_features_unsorted_into`` of every root move: everything must be equal."""
@@ -218,12 +230,7 @@ def test_child_leaves_are_root_scores_and_leaf_features_in_one_pass():
     rng = np.random.default_rng(11)
     kinds = set()
     for g in range(12):
-        pos = Position()
-        for _ in range(int(rng.integers(0, 60))):
-            moves = pos.legal_move_codes()
-            if len(moves) == 0 or pos.outcome() is not None:
-                break
-            pos.push(int(moves[int(rng.integers(len(moves)))]))
+        pos = _random_game_position(rng, 0, 60)
         if pos.outcome() is not None:
             continue
         s = pos.state
@@ -251,12 +258,7 @@ def test_a_reused_workspace_gives_the_results_of_fresh_ones():
     rng = np.random.default_rng(5)
     states = []
     for g in range(6):
-        pos = Position()
-        for _ in range(int(rng.integers(4, 40))):
-            moves = pos.legal_move_codes()
-            if len(moves) == 0 or pos.outcome() is not None:
-                break
-            pos.push(int(moves[int(rng.integers(len(moves)))]))
+        pos = _random_game_position(rng, 4, 40)
         if pos.outcome() is None:
             states.append(pos.state)
     pos = Position()
