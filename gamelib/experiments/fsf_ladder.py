@@ -208,7 +208,11 @@ def _ratings(records, specs, anchor: str, sizes):
                                          "elo_low", "elo_high"])
     frame = ratings.to_frame()
     frame["games"] = [games[p] for p in frame["player"]]
-    frame = frame.sort_values("elo", ascending=False, kind="stable").reset_index(drop=True)
+    # players of equal strength (the same results) get ratings equal up to the last bits, which
+    # the fit's linear algebra (LAPACK, chosen by the CPU) sets: sorted on the rating to 1e-6,
+    # ties stay in the order the players are listed, on every machine
+    order = frame["elo"].round(6).sort_values(ascending=False, kind="stable").index
+    frame = frame.loc[order].reset_index(drop=True)
     return ladder, frame
 
 

@@ -97,3 +97,23 @@ def test_bad_sizes():
         F.run_experiment("unused", dict(F.PROFILES["quick"], anchor_nodes=7))
     with pytest.raises(ValueError, match="even"):
         F.run_experiment("unused", dict(F.PROFILES["quick"], games=3))
+
+
+@pytest.mark.parametrize("noise", [1e-12, -1e-12])
+def test_players_of_equal_rating_keep_their_listed_order(monkeypatch, noise):
+    """Two players with the same results get ratings equal up to the last bits, which the fit's
+    LAPACK calls set differently on other CPUs: the ratings table keeps them in the order the
+    players are listed, whichever of the two the last bits favour."""
+    players = ["fsf-1000", "table1", "elmo", "reference"]
+    elo = np.array([0.0, -304.413182, -304.413182 + noise, -352.0])
+
+    class Fitted:
+        def to_frame(self):
+            return pd.DataFrame({"player": players, "elo": elo, "se": 1.0, "lower": elo - 1.0,
+                                 "upper": elo + 1.0})
+
+    fitted = Fitted()
+    fitted.players, fitted.elo = tuple(players), elo
+    monkeypatch.setattr(F, "bradley_terry", lambda *args, **kwargs: fitted)
+    _, frame = F._ratings({}, players, "fsf-1000", {"prior_draws": 0.0})
+    assert list(frame["player"]) == players
