@@ -102,6 +102,7 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros as _clz
 from numba.cpython.unsafe.numbers import trailing_zeros as _ctz
 
 from gamelib.runtime.atomic import load_npz, save_npz_atomic
@@ -290,6 +291,10 @@ _MOB_OF_TYPE = np.full(R.N_PIECE_TYPES, -1, dtype=np.int64)
 for _k, _t in enumerate(_MATERIAL_BOARD_TYPES):
     _MAT_OF_TYPE[_t] = MAT_OFF + _k
     _MOB_OF_TYPE[_t] = MOB_OFF + _k * (_MAX_MOBILITY + 1)
+#: The feature scan's copies of the two, the king's -1 replaced by 0: a valid index for the
+#: king's entries, which the scan's sinks drop without a branch.
+_MAT_BASE = np.maximum(_MAT_OF_TYPE, 0)
+_MOB_BASE = np.maximum(_MOB_OF_TYPE, 0)
 _SLIDER_OF_TYPE = np.full(R.N_PIECE_TYPES, -1, dtype=np.int64)
 for _k, _t in enumerate(_SLIDER_TYPES):
     _SLIDER_OF_TYPE[_t] = BLOCKER_OFF + _k * 4 * 2 * len(_PIECE_TYPES)
@@ -317,6 +322,14 @@ for _a in range(25):
             _PAIR_NEAR[_a] |= 1 << _b
 del _a, _b, _dr, _dc
 _N_TYPES = len(_PIECE_TYPES)
+#: _PAIR_PARTNER[c, code]: the part of a pair's row in :data:`_PAIR_FEATURES` that depends on
+#: the second piece (``code`` = 16 side + type) when the first one is side c's:
+#: 50 (N_TYPES (N_TYPES × enemy) + type - 1), enemy = (side != c) (see :func:`_pair_row`).
+_PAIR_PARTNER = np.zeros((2, 32), dtype=np.int64)
+for _c in range(2):
+    for _code in range(32):
+        _PAIR_PARTNER[_c, _code] = 50 * (_N_TYPES * _N_TYPES * ((_code >> 4) ^ _c) + (_code & 15) - 1)
+del _c, _code
 
 
 @njit(cache=True, inline="always")
@@ -362,6 +375,7 @@ _STM = core.STM
 _KING_SQ = core.KING_SQ
 _KING = R.KING
 _RAY_MASK = core.RAY_MASK
+_RAY_UP = core.RAY_UP
 _first_on_ray = core.first_on_ray
 _BETWEEN = core.BETWEEN
 #: _STEP_MASK[code, sq]: squares a piece reaches (and attacks) by one step.
@@ -370,55 +384,66 @@ _ZERO_THETA = np.zeros(N_FEATURES)
 
 
 # ----------------------------------------------------------------------------- the feature scan
-@njit(cache=True, inline="always")
-def _add(k, x, theta, idx, val, n, v):
-    """Evaluation sink: v += x θ[k], the entries of ψ_opp (x < 0) at their copy k + OPP_OFFSET
-    (branch-free: the owner of successive entries is unpredictable)."""
-    return n, v + x * theta[k + OPP_OFFSET * np.int64(x < 0.0)]
+#: _SIGN[opp]: the value of a piece's entries, +1 for a piece of the side to move (opp = 0) and
+#: -1 for one of the other side (opp = 1), whose entries sit at their copy k + OPP_OFFSET.
+_SIGN = np.array([1.0, -1.0])
+#: _KEEP[cond]: 0.0 or 1.0, a term kept or dropped by a sink without a branch (see _add_if).
+_KEEP = np.array([0.0, 1.0])
 
 
 @njit(cache=True, inline="always")
-def _put(k, x, theta, idx, val, n, v):
-    """Feature sink: append the entry (k, x), the entries of ψ_opp (x < 0) at k + OPP_OFFSET."""
-    idx[n] = k + OPP_OFFSET * np.int64(x < 0.0)
+def _u(i):
+    """An array index as uint64: numba then leaves out its handling of negative indices (all
+    of the scan's indices are ≥ 0), a fifth of an evaluation's time."""
+    return np.uint64(i)
+
+
+@njit(cache=True, inline="always")
+def _add(i, x, theta, idx, val, n, v):
+    """Evaluation sink: v += x θ[i] for the entry (i, x) of φ (i already at the copy
+    k + OPP_OFFSET for an entry of ψ_opp)."""
+    return n, v + x * theta[_u(i)]
+
+
+@njit(cache=True, inline="always")
+def _put(i, x, theta, idx, val, n, v):
+    """Feature sink: append the entry (i, x)."""
+    idx[n] = i
     val[n] = x
     return n + 1, v
 
 
 @njit(cache=True, inline="always")
-def _add_if(cond, k, x, theta, idx, val, n, v):
-    """:func:`_add` if ``cond``, else v + 0.0 (= v exactly: v is never -0.0, as the sum starts
-    at +0.0 and a sum of floats is -0.0 only if both terms are)."""
-    t = x * theta[k + OPP_OFFSET * np.int64(x < 0.0)]
-    return n, v + (t if cond else 0.0)
+def _add_if(cond, i, x, theta, idx, val, n, v):
+    """:func:`_add` if ``cond``, else v + (±0.0) (= v exactly: a sum of floats is -0.0 only if
+    both terms are, and v is never -0.0, as the sum starts at +0.0), without a branch (θ is
+    finite, so the dropped term x θ[i] · 0.0 is a zero)."""
+    return n, v + (x * theta[_u(i)]) * _KEEP[np.int64(cond)]
 
 
 @njit(cache=True, inline="always")
-def _put_if(cond, k, x, theta, idx, val, n, v):
+def _put_if(cond, i, x, theta, idx, val, n, v):
     """:func:`_put` if ``cond``: the entry is written in any case and counted only then."""
-    idx[n] = k + OPP_OFFSET * np.int64(x < 0.0)
+    idx[n] = i
     val[n] = x
     return n + np.int64(cond), v
 
 
 @njit(cache=True, inline="always")
-def _put_add(k, x, theta, idx, val, n, v):
-    """:func:`_put` and :func:`_add` at once: the entry appended and its term added to the value
-    (the same operations as :func:`_add`, so the same bits)."""
-    kk = k + OPP_OFFSET * np.int64(x < 0.0)
-    idx[n] = kk
+def _put_add(i, x, theta, idx, val, n, v):
+    """:func:`_put` and :func:`_add` at once (the same operations as :func:`_add`, so the same
+    bits)."""
+    idx[n] = i
     val[n] = x
-    return n + 1, v + x * theta[kk]
+    return n + 1, v + x * theta[_u(i)]
 
 
 @njit(cache=True, inline="always")
-def _put_add_if(cond, k, x, theta, idx, val, n, v):
+def _put_add_if(cond, i, x, theta, idx, val, n, v):
     """:func:`_put_if` and :func:`_add_if` at once."""
-    kk = k + OPP_OFFSET * np.int64(x < 0.0)
-    idx[n] = kk
+    idx[n] = i
     val[n] = x
-    t = x * theta[kk]
-    return n + np.int64(cond), v + (t if cond else 0.0)
+    return n + np.int64(cond), v + (x * theta[_u(i)]) * _KEEP[np.int64(cond)]
 
 
 @njit(cache=True, inline="always")
@@ -435,14 +460,16 @@ def _scan(s, theta, idx, val, sink, sink_if, pair_table=False):
     pairs' terms are read from the pair table instead of being passed to the sink -- the same
     terms added in the same order, so the same value to the last bit.
 
-    ``sink_if(cond, k, x, ...)`` is ``sink`` where ``cond`` holds and nothing otherwise (without
-    a branch). Each entry is (feature index k of the side's block, value x) with x = +count for ψ_stm and
-    -count for ψ_opp -- the sink moves the latter to ``k + OPP_OFFSET`` -- (an index may come
-    more than once), and last the tempo entry (TEMPO_INDEX, 1). Returns the sink's (count,
-    accumulated value) and ``repeats``: 0 if no side has two pieces of one type on the board.
-    Then no index comes twice (each block's feature names its pieces by type, so two entries
-    with one index need two pieces of one side and type: material, the pairs, a slider's
-    blockers, mobility), which lets :func:`_merge_in_scan_order` skip its merge.
+    ``sink_if(cond, i, x, ...)`` is ``sink`` where ``cond`` holds and nothing otherwise (without
+    a branch). Each entry is (index i, value x): x = +count at the feature's index k in ψ_stm's
+    block, x = -count at its copy k + OPP_OFFSET in ψ_opp's (an index may come more than once),
+    and last the tempo entry (TEMPO_INDEX, 1). The side of a piece is the integer
+    opp = (owner != side to move), which gives both the copy and the sign (:data:`_SIGN`)
+    without a branch: the owners of successive pieces are unpredictable. Returns the sink's
+    (count, accumulated value) and ``repeats``: 0 if no side has two pieces of one type on the
+    board. Then no index comes twice (each block's feature names its pieces by type, so two
+    entries with one index need two pieces of one side and type: material, the pairs, a
+    slider's blockers, mobility), which lets :func:`_merge_in_scan_order` skip its merge.
     """
     stm = s[_STM]
     n = 0
@@ -454,7 +481,7 @@ def _scan(s, theta, idx, val, sink, sink_if, pair_table=False):
             n, v = sink(MAT_OFF + _N_MAT_BOARD + t, float(d), theta, idx, val, n, v)
         d = s[_HAND + 5 * (1 - stm) + t]
         if d != 0:
-            n, v = sink(MAT_OFF + _N_MAT_BOARD + t, -float(d), theta, idx, val, n, v)
+            n, v = sink(MAT_OFF + _N_MAT_BOARD + t + OPP_OFFSET, -float(d), theta, idx, val, n, v)
     # material and piece squares; occupancy
     occ0 = 0
     occ1 = 0
@@ -469,57 +496,58 @@ def _scan(s, theta, idx, val, sink, sink_if, pair_table=False):
     while rest:
         a = _ctz(rest)
         rest &= rest - 1
-        pa = s[a]
+        pa = s[_u(a)]
         ca = pa >> 4
         ta = pa & 15
         bit = np.int64(1) << pa  # pa = 16 ca + ta
         repeats |= seen & bit
         seen |= bit
-        x = 1.0 - 2.0 * (ca != stm)
+        opp = ca ^ stm
+        x = _SIGN[_u(opp)]
         # the square as the owner sees the board: a for sente, 24 - a for gote
-        n, v = sink(PST_OFF + 25 * (ta - 1) + a + ca * (24 - 2 * a), x, theta, idx, val, n, v)
-        n, v = sink_if(ta != _KING, _MAT_OF_TYPE[ta], x, theta, idx, val, n, v)
+        n, v = sink(PST_OFF + 25 * (ta - 1) + a + ca * (24 - 2 * a) + OPP_OFFSET * opp, x,
+                    theta, idx, val, n, v)
+        n, v = sink_if(ta != _KING, _MAT_BASE[_u(ta)] + OPP_OFFSET * opp, x, theta, idx, val, n, v)
     # pairs
     rest = occ
     if pair_table:  # the two terms of each pair read from θ's pair table (see prepare)
         while rest:
             a = _ctz(rest)
             rest &= rest - 1
-            pa = s[a]
+            pa = s[_u(a)]
             ca = pa >> 4
             # i = N_FEATURES + 2 (_pair_row(2 side + enemy, ta, tb) + slot), its part that
             # depends on the first piece only out of the inner loop (3-5 % of an evaluation)
-            row = N_FEATURES + 100 * _N_TYPES * (2 * _N_TYPES * np.int64(ca != stm) + (pa & 15) - 1)
-            later = rest & _PAIR_NEAR[a]
+            row = N_FEATURES + 100 * _N_TYPES * (2 * _N_TYPES * (ca ^ stm) + (pa & 15) - 1)
+            later = rest & _PAIR_NEAR[_u(a)]
             while later:
                 b = _ctz(later)
                 later &= later - 1
-                pb = s[b]
-                i = row + 2 * (50 * (_N_TYPES * _N_TYPES * np.int64((pb >> 4) != ca) + (pb & 15) - 1)
-                               + np.int64(_PAIR_SLOT[ca, a, b]))
+                pb = s[_u(b)]
+                i = _u(row + 2 * (_PAIR_PARTNER[_u(ca), _u(pb)] + np.int64(_PAIR_SLOT[_u(ca), _u(a), _u(b)])))
                 v = v + theta[i]
-                v = v + theta[i + 1]
+                v = v + theta[i + np.uint64(1)]
     else:  # the terms passed to the sink
         while rest:
             a = _ctz(rest)
             rest &= rest - 1
-            pa = s[a]
+            pa = s[_u(a)]
             ca = pa >> 4
-            x = 1.0 if ca == stm else -1.0
+            opp = ca ^ stm
+            x = _SIGN[_u(opp)]
             row = 50 * _N_TYPES * ((pa & 15) - 1)  # as above: i = _pair_row(enemy, ta, tb) + slot
-            later = rest & _PAIR_NEAR[a]
+            later = rest & _PAIR_NEAR[_u(a)]
             while later:
                 b = _ctz(later)
                 later &= later - 1
-                pb = s[b]
-                # branch-free (the owners of successive pieces are unpredictable): an own pair has
-                # one entry, an enemy pair two
-                i = (row + 50 * (_N_TYPES * _N_TYPES * np.int64((pb >> 4) != ca) + (pb & 15) - 1)
-                     + np.int64(_PAIR_SLOT[ca, a, b]))
+                pb = s[_u(b)]
+                # branch-free: an own pair has one entry, an enemy pair two (the second one of
+                # the other side's view, sign and copy flipped)
+                i = _u(row + _PAIR_PARTNER[_u(ca), _u(pb)] + np.int64(_PAIR_SLOT[_u(ca), _u(a), _u(b)]))
                 k1 = np.int64(_PAIR_FEATURES[i, 0])
                 k2 = np.int64(_PAIR_FEATURES[i, 1])
-                n, v = sink_if(k1 >= 0, k1, x, theta, idx, val, n, v)
-                n, v = sink_if(k2 >= 0, k2, -x, theta, idx, val, n, v)
+                n, v = sink_if(k1 >= 0, k1 + OPP_OFFSET * opp, x, theta, idx, val, n, v)
+                n, v = sink_if(k2 >= 0, k2 + OPP_OFFSET * (1 - opp), -x, theta, idx, val, n, v)
     # mobility and blockers; attack maps (sliders see through the enemy king) for king mobility
     att0 = 0
     att1 = 0
@@ -527,42 +555,47 @@ def _scan(s, theta, idx, val, sink, sink_if, pair_table=False):
     while rest:
         a = _ctz(rest)
         rest &= rest - 1
-        pa = s[a]
+        pa = s[_u(a)]
         ca = pa >> 4
         ta = pa & 15
+        opp = ca ^ stm
+        x = _SIGN[_u(opp)]
+        copy = OPP_OFFSET * opp
         own_occ = (occ0 & (ca - 1)) | (occ1 & -ca)  # branch-free: ca is 0 or 1
-        steps = _STEP_MASK[pa, a]
+        steps = _STEP_MASK[_u(pa), _u(a)]
         att = steps
-        if ta != _KING:
-            x = 1.0 - 2.0 * (ca != stm)
-            cnt = _popcount(steps & ~own_occ)
-            sbase = _SLIDER_OF_TYPE[ta]
-            for j in range(_SLIDE_ND[pa]):
-                d = _SLIDE_DIR[pa, j]
-                ray = _RAY_MASK[a, d]
-                t = _first_on_ray(a, d, occ)
-                if t < 0:  # the whole ray is empty
-                    cnt += _RAY_N[a, d]
-                    att |= ray
-                    continue
-                before = _BETWEEN[a, t]
-                q = s[t]
+        cnt = _popcount(steps & ~own_occ)
+        if _SLIDE_ND[_u(pa)]:  # a slider: 4 directions (none for a king or a stepping piece)
+            sbase = _SLIDER_OF_TYPE[_u(ta)] + copy
+            for j in range(4):
+                d = _SLIDE_DIR[_u(pa), j]
+                ray = _RAY_MASK[_u(a), _u(d)]
+                hit = ray & occ
+                empty = hit == 0
+                # the first piece on the ray (a itself if the ray is empty: then a blocker that
+                # the sink drops, and the cmov-selected count and attacks of the whole ray)
+                t = _ctz(hit) if _RAY_UP[_u(d)] else 63 - _clz(hit)
+                t = a if empty else t
+                before = _BETWEEN[_u(a), _u(t)]
+                q = s[_u(t)]
                 own = (q >> 4) == ca
-                cnt += _popcount(before) + (not own)
-                n, v = sink(sbase + 20 * (((d - 4 * ca) & 7) >> 1) + (q & 15) - 1 + (0 if own else 10),
-                            x, theta, idx, val, n, v)
-                if not own and (q & 15) == _KING:
-                    att |= ray  # the attack goes on behind the king
-                else:
-                    att |= before | (np.int64(1) << t)
-            n, v = sink(_MOB_OF_TYPE[ta] + cnt, x, theta, idx, val, n, v)
+                # the count without a branch: a whole empty ray, or the squares up to the piece
+                in_reach = _popcount(before) + np.int64(not own)
+                cnt += in_reach + (_RAY_N[_u(a), _u(d)] - in_reach) * np.int64(empty)
+                n, v = sink_if(not empty, sbase + 20 * (((d - 4 * ca) & 7) >> 1) + (q & 15) - 1
+                               + 10 * np.int64(not own), x, theta, idx, val, n, v)
+                through = empty or (not own and (q & 15) == _KING)  # on behind an enemy king
+                att |= ray if through else before | (np.int64(1) << t)
+        # a king's mobility is its own block's, below (the term dropped)
+        n, v = sink_if(ta != _KING, _MOB_BASE[_u(ta)] + cnt + copy, x, theta, idx, val, n, v)
         att0 |= att & (ca - 1)
         att1 |= att & -ca
     k0 = s[_KING_SQ]
     k1 = s[_KING_SQ + 1]
-    x = 1.0 if stm == 0 else -1.0
-    n, v = sink(KMOB_OFF + _popcount(_STEP_MASK[s[k0], k0] & ~occ0 & ~att1), x, theta, idx, val, n, v)
-    n, v = sink(KMOB_OFF + _popcount(_STEP_MASK[s[k1], k1] & ~occ1 & ~att0), -x, theta, idx, val, n, v)
+    n, v = sink(KMOB_OFF + _popcount(_STEP_MASK[s[k0], k0] & ~occ0 & ~att1) + OPP_OFFSET * stm,
+                _SIGN[stm], theta, idx, val, n, v)
+    n, v = sink(KMOB_OFF + _popcount(_STEP_MASK[s[k1], k1] & ~occ1 & ~att0) + OPP_OFFSET * (1 - stm),
+                _SIGN[1 - stm], theta, idx, val, n, v)
     # tempo: the side to move
     n, v = sink(TEMPO_INDEX, 1.0, theta, idx, val, n, v)
     return n, v, repeats
