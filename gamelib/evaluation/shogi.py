@@ -107,6 +107,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros as _ctz
 
 from gamelib.runtime.atomic import load_npz, save_npz_atomic
 from gamelib.runtime.bits import ctpop
+from gamelib.runtime.index import unsigned as _u
 from gamelib.runtime.kernels import kernel
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
@@ -392,13 +393,6 @@ _KEEP = np.array([0.0, 1.0])
 
 
 @njit(cache=True, inline="always")
-def _u(i):
-    """An array index as uint64: numba then leaves out its handling of negative indices (all
-    of the scan's indices are ≥ 0), a fifth of an evaluation's time."""
-    return np.uint64(i)
-
-
-@njit(cache=True, inline="always")
 def _add(i, x, theta, idx, val, n, v):
     """Evaluation sink: v += x θ[i] for the entry (i, x) of φ (i already at the copy
     k + OPP_OFFSET for an entry of ψ_opp)."""
@@ -408,8 +402,8 @@ def _add(i, x, theta, idx, val, n, v):
 @njit(cache=True, inline="always")
 def _put(i, x, theta, idx, val, n, v):
     """Feature sink: append the entry (i, x)."""
-    idx[n] = i
-    val[n] = x
+    idx[_u(n)] = i
+    val[_u(n)] = x
     return n + 1, v
 
 
@@ -424,8 +418,8 @@ def _add_if(cond, i, x, theta, idx, val, n, v):
 @njit(cache=True, inline="always")
 def _put_if(cond, i, x, theta, idx, val, n, v):
     """:func:`_put` if ``cond``: the entry is written in any case and counted only then."""
-    idx[n] = i
-    val[n] = x
+    idx[_u(n)] = i
+    val[_u(n)] = x
     return n + np.int64(cond), v
 
 
@@ -433,16 +427,16 @@ def _put_if(cond, i, x, theta, idx, val, n, v):
 def _put_add(i, x, theta, idx, val, n, v):
     """:func:`_put` and :func:`_add` at once (the same operations as :func:`_add`, so the same
     bits)."""
-    idx[n] = i
-    val[n] = x
+    idx[_u(n)] = i
+    val[_u(n)] = x
     return n + 1, v + x * theta[_u(i)]
 
 
 @njit(cache=True, inline="always")
 def _put_add_if(cond, i, x, theta, idx, val, n, v):
     """:func:`_put_if` and :func:`_add_if` at once."""
-    idx[n] = i
-    val[n] = x
+    idx[_u(n)] = i
+    val[_u(n)] = x
     return n + np.int64(cond), v + (x * theta[_u(i)]) * _KEEP[np.int64(cond)]
 
 
@@ -470,6 +464,10 @@ def _scan(s, theta, idx, val, sink, sink_if, pair_table=False):
     board. Then no index comes twice (each block's feature names its pieces by type, so two
     entries with one index need two pieces of one side and type: material, the pairs, a
     slider's blockers, mobility), which lets :func:`_merge_in_scan_order` skip its merge.
+
+    Every index is ≥ 0, a dropped entry's too (:data:`_MAT_BASE`, ``max(k, 0)``, an empty
+    ray's blocker at the slider's own square), so the scan indexes with unsigned integers
+    (:mod:`gamelib.runtime.index`).
     """
     stm = s[_STM]
     n = 0
@@ -546,8 +544,9 @@ def _scan(s, theta, idx, val, sink, sink_if, pair_table=False):
                 i = _u(row + _PAIR_PARTNER[_u(ca), _u(pb)] + np.int64(_PAIR_SLOT[_u(ca), _u(a), _u(b)]))
                 k1 = np.int64(_PAIR_FEATURES[i, 0])
                 k2 = np.int64(_PAIR_FEATURES[i, 1])
-                n, v = sink_if(k1 >= 0, k1 + OPP_OFFSET * opp, x, theta, idx, val, n, v)
-                n, v = sink_if(k2 >= 0, k2 + OPP_OFFSET * (1 - opp), -x, theta, idx, val, n, v)
+                # a missing entry (k < 0) at index 0 or OPP_OFFSET, dropped by the sink
+                n, v = sink_if(k1 >= 0, max(k1, 0) + OPP_OFFSET * opp, x, theta, idx, val, n, v)
+                n, v = sink_if(k2 >= 0, max(k2, 0) + OPP_OFFSET * (1 - opp), -x, theta, idx, val, n, v)
     # mobility and blockers; attack maps (sliders see through the enemy king) for king mobility
     att0 = 0
     att1 = 0
@@ -707,21 +706,21 @@ def _merge_in_scan_order(idx, val, n, pos, repeats):
         return n
     m = 0
     for i in range(n):
-        k = idx[i]
-        p = pos[k]
+        k = idx[_u(i)]
+        p = pos[_u(k)]
         if p == 0:
-            pos[k] = m + 1
-            idx[m] = k
-            val[m] = val[i]
+            pos[_u(k)] = m + 1
+            idx[_u(m)] = k
+            val[_u(m)] = val[_u(i)]
             m += 1
         else:
-            val[p - 1] += val[i]
+            val[_u(p - 1)] += val[_u(i)]
     nz = 0
     for j in range(m):
-        pos[idx[j]] = 0
-        if val[j] != 0.0:
-            idx[nz] = idx[j]
-            val[nz] = val[j]
+        pos[_u(idx[_u(j)])] = 0
+        if val[_u(j)] != 0.0:
+            idx[_u(nz)] = idx[_u(j)]
+            val[_u(nz)] = val[_u(j)]
             nz += 1
     return nz
 

@@ -402,6 +402,30 @@ def test_prepared_weights_evaluate_every_position_to_the_same_bits(positions, se
         assert E.evaluate(s, theta) == E.evaluate(s, w), sfen
 
 
+@pytest.mark.parametrize("prepared", [False, True])
+def test_the_scan_reads_only_the_weights(positions, prepared):
+    """The scan drops some terms without a branch (a king's material and mobility, a missing
+    pair entry, an empty ray's blocker) by multiplying them by 0.0: their indices must still lie
+    in θ. θ sits inside a buffer of NaN, so a read before or after it makes the value NaN."""
+    theta = _theta_with_large_pair_weights(4)
+    w = E.prepare(theta) if prepared else theta
+    pad = 1 << 12
+    buffer = np.full(w.shape[0] + 2 * pad, np.nan)
+    inside = buffer[pad:pad + w.shape[0]]
+    inside[:] = w
+    idx = np.empty(E.MAX_ACTIVE, dtype=np.int64)
+    val = np.empty(E.MAX_ACTIVE, dtype=np.float64)
+    pos = np.zeros(E.N_FEATURES, dtype=np.int32)
+    for sfen in positions:
+        s = state(sfen)
+        for stm in (0, 1):
+            s[core.STM] = stm
+            v = E.evaluate(s, inside)
+            assert np.isfinite(v) and v == E.evaluate(s, w), sfen
+            if not prepared:
+                assert E.evaluate_and_features_unsorted(s, inside, idx, val, pos)[1] == v, sfen
+
+
 def test_prepared_weights_of_initial_parameters_and_material_kind(positions):
     theta = E.initial_theta(3)
     w = E.prepare(theta)
