@@ -102,7 +102,6 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import leading_zeros as _clz
 from numba.cpython.unsafe.numbers import trailing_zeros as _ctz
 
 from gamelib.runtime.atomic import load_npz, save_npz_atomic
@@ -376,7 +375,6 @@ _STM = core.STM
 _KING_SQ = core.KING_SQ
 _KING = R.KING
 _RAY_MASK = core.RAY_MASK
-_RAY_UP = core.RAY_UP
 _first_on_ray = core.first_on_ray
 _BETWEEN = core.BETWEEN
 #: _STEP_MASK[code, sq]: squares a piece reaches (and attacks) by one step.
@@ -569,11 +567,10 @@ def _scan(s, theta, idx, val, sink, sink_if, pair_table=False):
             for j in range(4):
                 d = _SLIDE_DIR[_u(pa), j]
                 ray = _RAY_MASK[_u(a), _u(d)]
-                hit = ray & occ
-                empty = hit == 0
                 # the first piece on the ray (a itself if the ray is empty: then a blocker that
                 # the sink drops, and the cmov-selected count and attacks of the whole ray)
-                t = _ctz(hit) if _RAY_UP[_u(d)] else 63 - _clz(hit)
+                t = _first_on_ray(a, d, occ)
+                empty = t < 0
                 t = a if empty else t
                 before = _BETWEEN[_u(a), _u(t)]
                 q = s[_u(t)]
