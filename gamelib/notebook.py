@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from gamelib.runtime.atomic import atomic_write_with
+from gamelib.runtime.checks import check_seed
 from gamelib.runtime.paths import repo_root, results_dir
 from gamelib.runtime.profiles import COMMON_PARAMETERS, Sized, validate_profiles
 
@@ -188,16 +189,14 @@ def resolve(name: str, profiles: Mapping[str, Mapping[str, Any]], params: Mappin
     if profile not in profiles:
         raise ValueError(f"unknown profile {profile!r} for notebook {name!r}; valid profiles: "
                          f"{', '.join(sorted(profiles))}")
-    seed = params.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    seed = check_seed(params.get("seed", 0))
     sizes = {}
     for key in sizes_known:
         value = params.get(key)
         sizes[key] = profiles[profile][key] if value is None else \
             check_parameter(key, value, [p[key] for p in profiles.values()])
     out = params.get("output_dir")
-    if out is not None and not isinstance(out, (str, os.PathLike)):
+    if out is not None and (not isinstance(out, (str, os.PathLike)) or not str(out).strip()):
         raise ValueError(f"parameter 'output_dir' = {out!r} must be a folder name (str)")
     output_dir = results_dir(profile, name) if out is None else Path(out)
     return Config(name=name, profile=profile, seed=seed, output_dir=output_dir.resolve(),
@@ -446,10 +445,11 @@ def main(argv: list[str] | None = None) -> int:
     one ``error:`` line; 1: a cell failed; 128 + the signal number when stopped)."""
     import argparse
 
+    from gamelib.runtime import cli
     from gamelib.runtime.interrupt import exit_status, terminate_on_signals
 
-    parser = argparse.ArgumentParser(prog="python -m gamelib.notebook", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = cli.ArgumentParser(prog="python -m gamelib.notebook", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     p_run = sub.add_parser("run", help="execute a notebook with papermill parameters")
     p_run.add_argument("name")
@@ -492,12 +492,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: notebook failed in cell {exc.exec_count}: {exc.ename}: {exc.evalue}",
                   file=sys.stderr)
             return 1
-        except (ValueError, OSError) as exc:
-            if os.environ.get("GAMELIB_DEBUG", "") not in ("", "0"):
+        except cli.EXPECTED_ERRORS as exc:
+            if cli.debugging():
                 raise
-            from gamelib.experiments.cli import error_line
-
-            print(error_line(exc), file=sys.stderr)
+            print(cli.error_line(exc), file=sys.stderr)
             return 2
     return 0
 

@@ -31,10 +31,13 @@ def test_unknown_parameter_lists_valid_ones():
         nb.resolve("demo", PROFILES, {"n_game": 5})
 
 
-@pytest.mark.parametrize("seed", [-1, 1.5, "0", True])
+@pytest.mark.parametrize("seed", [-1, 1.5, "0", True, 2**63, 99999999999999999999999999])
 def test_bad_seed(seed):
-    with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+    """Seeds reach numpy and numba as int64: one above 2**63 - 1 is refused up front (it used
+    to pass and fail in a cell of the notebook)."""
+    with pytest.raises(ValueError, match=r"seed must be an integer in \[0, 9223372036854775807\]"):
         nb.resolve("demo", PROFILES, {"seed": seed})
+    assert nb.resolve("demo", PROFILES, {"seed": 2**63 - 1}).seed == 2**63 - 1
 
 
 def test_profiles_must_agree_on_sizes():
@@ -179,6 +182,14 @@ def test_command_line_output_dir_and_errors(probe, tmp_path, capsys):
     (tmp_path / "a_file").write_text("")
     assert nb.main(["run", "probe", "--output-dir", str(tmp_path / "a_file")]) == 2
     assert capsys.readouterr().err == f"error: output folder {tmp_path / 'a_file'} is a file\n"
+    # an empty folder name is not the current folder
+    assert nb.main(["run", "probe", "--output-dir", ""]) == 2
+    assert capsys.readouterr().err == "error: parameter 'output_dir' = '' must be a folder name (str)\n"
+    assert nb.main(["run", "probe", "-p", "seed", "99999999999999999999999999"]) == 2
+    assert capsys.readouterr().err.startswith("error: seed must be an integer in [0, ")
+    # an argparse error: one line, no usage block
+    assert pytest.raises(SystemExit, nb.main, ["run"]).value.code == 2
+    assert capsys.readouterr().err == "error: the following arguments are required: name\n"
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)

@@ -11,12 +11,12 @@ as they do in a search.
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
 from numba import njit
 
+from gamelib.runtime import cli
 from gamelib.minishogi import core
 from gamelib.minishogi.rules import START_SFEN
 from gamelib.minishogi.notation import parse_sfen
@@ -95,7 +95,7 @@ def _elapsed(fn) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m gamelib.evaluation.bench", description=__doc__.split("\n\n")[0])
+    ap = cli.ArgumentParser(prog="python -m gamelib.evaluation.bench", description=__doc__.split("\n\n")[0])
     ap.add_argument("--positions", type=int, default=1000, help="random positions")
     ap.add_argument("--rounds", type=int, default=50, help="passes over the positions per run")
     ap.add_argument("--repeat", type=int, default=3, help="runs; the best is reported")

@@ -17,21 +17,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import sys
 from typing import Callable
 
+from gamelib.runtime import cli as runtime_cli
 from gamelib.runtime.checkpoint import RunFolderBusy
 from gamelib.runtime.executor import SCHEDULER_ENV, Executor
-from gamelib.runtime.interrupt import exit_status, terminate_on_signals
 from gamelib.experiments.registry import Registry, discover
 from gamelib.experiments.run_folder import check_run_folder
 
-#: Set to 1 for a traceback instead of the one-line error.
-DEBUG_ENV = "GAMELIB_DEBUG"
 #: Failures reported as ``error: ...`` with exit status 2 (bad input, the file system, another
 #: run in the folder, an unreachable scheduler); anything else is a bug and shows a traceback.
-EXPECTED_ERRORS = (ValueError, OSError, RunFolderBusy)
+EXPECTED_ERRORS = (*runtime_cli.EXPECTED_ERRORS, RunFolderBusy)
 
 
 def _parse_value(text: str):
@@ -57,7 +53,7 @@ def _listing(registry: Registry) -> str:
 
 def build_parser(registry: Registry) -> argparse.ArgumentParser:
     """The argument parser; its help lists the experiments of ``registry``."""
-    parser = argparse.ArgumentParser(
+    parser = runtime_cli.ArgumentParser(
         prog="python -m gamelib.experiments",
         description="Run (or resume) an experiment of the book: checkpointed, on local cores\n"
                     "or a Dask cluster, deterministic for a given seed whatever the executor.",
@@ -77,13 +73,6 @@ def build_parser(registry: Registry) -> argparse.ArgumentParser:
                         help="override one of the profile's sizes (VALUE read as JSON)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     return parser
-
-
-def error_line(err: BaseException) -> str:
-    """The one line reporting an expected failure, naming the path where there is one."""
-    if isinstance(err, OSError) and err.filename is not None and err.strerror:
-        return f"error: {err.filename}: {err.strerror}"
-    return "error: " + " ".join(str(err).split())
 
 
 def _run(args, registry: Registry) -> int:
@@ -112,18 +101,8 @@ def main(argv: list[str] | None = None, registry: Registry | None = None) -> int
 
 
 def run_guarded(command: Callable[[], int]) -> int:
-    """``command()``'s exit status, run as the command line runs an experiment: a signal stops
-    it with its process tree (status 128 + the signal number, after saying how to resume), an
-    expected failure prints one ``error:`` line (status 2)."""
-    with terminate_on_signals():
-        try:
-            return command()
-        except KeyboardInterrupt as stop:
-            print(f"{stop or 'interrupted'}: rerun the same command to resume from the last "
-                  f"checkpoint", file=sys.stderr)
-            return exit_status(stop)
-        except EXPECTED_ERRORS as err:
-            if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
-                raise
-            print(error_line(err), file=sys.stderr)
-            return 2
+    """``command()``'s exit status, run as the command line runs an experiment
+    (:func:`gamelib.runtime.cli.run_guarded`): a signal stops it with its process tree (status
+    128 + the signal number, after saying how to resume), an expected failure prints one
+    ``error:`` line (status 2)."""
+    return runtime_cli.run_guarded(command, EXPECTED_ERRORS)

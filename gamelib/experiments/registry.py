@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from gamelib.runtime.checks import check_seed
 from gamelib.runtime.paths import results_dir
 from gamelib.runtime.profiles import Sized, validate_profiles
 
@@ -139,8 +140,7 @@ class Registry:
         if profile not in experiment.profiles:
             raise ValueError(f"unknown profile {profile!r} for experiment {name!r}; valid "
                              f"profiles: {', '.join(sorted(experiment.profiles))}")
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        seed = check_seed(seed)
         if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                     or workers < 1):
             raise ValueError(f"workers must be a positive integer, got {workers!r}")

@@ -21,14 +21,16 @@ import time
 
 import numpy as np
 
+from gamelib.runtime import cli
+
 
 def main(argv: list[str] | None = None) -> int:
     from gamelib.evaluation import shogi as E
     from gamelib.learn import bonanza as bz
     from gamelib.learn import bonanza_shogi as bs
 
-    parser = argparse.ArgumentParser(prog="bonanza_bench", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = cli.ArgumentParser(prog="bonanza_bench", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=40, help="teacher games (default 40)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per measure, best kept")
     parser.add_argument("--qdepth", type=int, default=4, help="quiescence plies (default 4)")

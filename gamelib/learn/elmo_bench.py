@@ -14,10 +14,11 @@
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
+
+from gamelib.runtime import cli
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,8 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     from gamelib.learn import elmo_train as L
     from gamelib.learn import teacher as T
 
-    parser = argparse.ArgumentParser(prog="python -m gamelib.learn.elmo_bench",
-                                     description=__doc__.splitlines()[0])
+    parser = cli.ArgumentParser(prog="python -m gamelib.learn.elmo_bench",
+                                description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="teacher games per run")
     parser.add_argument("--node-budget", type=int, default=2000, help="deep search nodes")
     parser.add_argument("--epochs", type=int, default=200, help="training epochs per run")

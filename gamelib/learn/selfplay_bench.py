@@ -26,18 +26,19 @@ time on ``w`` cores is about ``2.4e6 / (w * games/s of the mix)``, which the ben
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
+
+from gamelib.runtime import cli
 
 
 def main(argv: list[str] | None = None) -> int:
     from gamelib.evaluation import shogi as E
     from gamelib.learn import selfplay as S
 
-    parser = argparse.ArgumentParser(prog="python -m gamelib.bench selfplay",
-                                     description=__doc__.splitlines()[0])
+    parser = cli.ArgumentParser(prog="python -m gamelib.bench selfplay",
+                                description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per run and algorithm")
     parser.add_argument("--repeat", type=int, default=3, help="runs (best reported)")
     parser.add_argument("--algorithms", nargs="+", default=list(S.ALGORITHMS),

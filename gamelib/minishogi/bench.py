@@ -11,9 +11,9 @@ numba compilation; on a shared machine they are noisy.
 
 from __future__ import annotations
 
-import argparse
 import time
 
+from gamelib.runtime import cli
 from . import core
 from .position import Position
 from .rules import START_SFEN
@@ -66,7 +66,7 @@ def _line(name: str, depth: int, leaves: int, seconds: float) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print one line per measurement; returns the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m gamelib.bench minishogi", description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog="python -m gamelib.bench minishogi", description=__doc__.split("\n\n")[0])
     parser.add_argument("--depth", type=int, default=6, help="perft depth of our core (default 6)")
     parser.add_argument("--pyffish-depth", type=int, default=3, help="perft depth of the pyffish loop (default 3)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best is reported")

@@ -13,11 +13,11 @@ printed beside the wall-clock time; on a busy machine it is the steadier of the 
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 from pathlib import Path
 
+from gamelib.runtime import cli
 from . import core
 from .board import START_BOARD
 from .board import solve
@@ -94,7 +94,7 @@ def bench_solve(ffo_dir: Path, count: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m gamelib.bench othello", description=__doc__.splitlines()[0])
+    parser = cli.ArgumentParser(prog="python -m gamelib.bench othello", description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=11, help="perft depth (default 11)")
     parser.add_argument("--repeat", type=int, default=3, help="perft runs; the best is reported (default 3)")
     parser.add_argument("--solve-count", type=int, default=10, help="positions per empties count (default 10)")

@@ -37,6 +37,7 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
+from gamelib.runtime import cli
 from ..runtime.atomic import atomic_write_bytes
 from . import wthor
 
@@ -254,7 +255,7 @@ def _parse_years(text: str) -> list[int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = cli.ArgumentParser(
         prog="python -m gamelib.othello.download", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--years", type=_parse_years, default=list(range(FIRST_YEAR, LAST_YEAR + 1)),

@@ -282,13 +282,13 @@ def main(argv: list[str] | None = None) -> int:
     αβ nodes per second with the MLP and with the positional evaluation, after numba
     compilation, in one process. Each number is the best of ``--repeat`` runs.
     """
-    import argparse
+    from gamelib.runtime import cli
 
     from .mlp import PAPER_SIZES, train
     from .value_table import build_tables, load_years
 
-    parser = argparse.ArgumentParser(prog="python -m gamelib.othello.players",
-                                     description=main.__doc__)
+    parser = cli.ArgumentParser(prog="python -m gamelib.othello.players",
+                                description=main.__doc__)
     parser.add_argument("--years", nargs=2, type=int, default=[2009, 2018],
                         metavar=("FIRST", "LAST"), help="WTHOR years to index")
     parser.add_argument("--train-years", nargs=2, type=int, default=[2017, 2018],

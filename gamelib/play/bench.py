@@ -8,9 +8,9 @@ single thread, after compilation, best of ``--repeat`` runs.
 
 from __future__ import annotations
 
-import argparse
 import time
 
+from gamelib.runtime import cli
 from gamelib.evaluation import shogi as ev
 from gamelib.play.shogi import PAPER_NOISE_STD, SearchPlayer, play_game, reference_player
 
@@ -18,8 +18,8 @@ __all__ = ["main"]
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m gamelib.bench matches",
-                                 description=__doc__.split("\n\n")[0])
+    ap = cli.ArgumentParser(prog="python -m gamelib.bench matches",
+                            description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=10, help="games per run")
     ap.add_argument("--repeat", type=int, default=3, help="runs; the best is reported")
     args = ap.parse_args(argv)

@@ -59,6 +59,7 @@ from typing import Mapping, Sequence
 import numpy as np
 from tqdm import tqdm
 
+from gamelib.runtime import cli
 from gamelib.runtime.atomic import atomic_write_json, atomic_write_text, read_json
 from gamelib.runtime.seeds import derive_rng, derive_seed
 from gamelib.minishogi import Position
@@ -545,8 +546,8 @@ def _run_parallel(tasks: list, workers: int, done) -> None:
 
 # ----------------------------------------------------------------------------- command line
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m gamelib.play.engine_match",
-                                description="Play a match between two USI engines or gamelib players.")
+    p = cli.ArgumentParser(prog="python -m gamelib.play.engine_match",
+                           description="Play a match between two USI engines or gamelib players.")
     p.add_argument("first", help="USI command line, gamelib:reference, gamelib:material, gamelib:random or "
                                  "gamelib:theta=PATH")
     p.add_argument("second", help="the opponent, as FIRST")

@@ -10,7 +10,10 @@ from __future__ import annotations
 import numbers
 from typing import Any, Mapping
 
-__all__ = ["check_int", "check_integer", "check_number", "check_missing"]
+__all__ = ["check_int", "check_integer", "check_number", "check_missing", "check_seed", "SEED_MAX"]
+
+#: The largest run seed: seeds reach numba and numpy as signed 64-bit integers.
+SEED_MAX = 2**63 - 1
 
 
 def check_int(name: str, value, lo: int, hi: int) -> int:
@@ -25,6 +28,11 @@ def check_int(name: str, value, lo: int, hi: int) -> int:
         shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:60] + "..."
         raise ValueError(f"{name} must be an integer in [{lo}, {hi}], got {shown}")
     return int(value)
+
+
+def check_seed(value, name: str = "seed") -> int:
+    """A run seed as a Python ``int``: an integer in ``[0, SEED_MAX]`` (else ``ValueError``)."""
+    return check_int(name, value, 0, SEED_MAX)
 
 
 def check_missing(sizes: Mapping[str, Any], required, what: str) -> dict:

@@ -18,12 +18,12 @@ shared and timings noisy):
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
 from numba import njit
 
+from gamelib.runtime import cli
 from gamelib.evaluation import shogi as ev
 from gamelib.evaluation.reference import REFERENCE_QDEPTH, reference_theta
 from gamelib.minishogi import Position
@@ -167,7 +167,7 @@ def _match_speed(positions, repeat):
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="python -m gamelib.bench search", description=__doc__.split("\n\n")[0])
+    ap = cli.ArgumentParser(prog="python -m gamelib.bench search", description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="small sizes (a smoke test)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best is reported")
     ap.add_argument("--positions", type=int, default=None, help="number of middle-game positions")

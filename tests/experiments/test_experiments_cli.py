@@ -55,7 +55,8 @@ def test_run_resume_and_refuse_another_seed(registry, tmp_path, capsys):
     (["nope"], "unknown experiment 'nope'; valid experiments: toy"),
     (["toy", "-p", "n_games", "3"], "unknown parameter(s) 'n_games' for experiment 'toy'; "
                                     "valid parameters: lr, n_batches"),
-    (["toy", "--seed", "-1"], "seed must be a non-negative integer"),
+    (["toy", "--seed", "-1"], "seed must be an integer in [0, 9223372036854775807], got"),
+    (["toy", "--seed", str(2**63)], "seed must be an integer in [0, 9223372036854775807], got"),
     (["toy", "--workers", "0"], "workers must be a positive integer")])
 def test_bad_input_is_named(registry, argv, message, capsys):
     assert main(argv, registry) == 2

@@ -342,10 +342,10 @@ def write_ablation_report(seed: int = 0) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
+    from gamelib.runtime import cli
 
-    parser = argparse.ArgumentParser(prog="python -m gamelib.experiments.pgleaf.ablations",
-                                     description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog="python -m gamelib.experiments.pgleaf.ablations",
+                                description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p_run = sub.add_parser("run", help="run (or resume) one ablation")
     p_run.add_argument("factor", choices=list(FACTORS))

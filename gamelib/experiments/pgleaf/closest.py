@@ -77,10 +77,10 @@ def closest_argv(seed: int = 0, root=None) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
+    from gamelib.runtime import cli
 
-    parser = argparse.ArgumentParser(prog="python -m gamelib.experiments.pgleaf.closest",
-                                     description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog="python -m gamelib.experiments.pgleaf.closest",
+                                description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p_run = sub.add_parser("run", help="run (or resume) the five-replicate run")
     p_argv = sub.add_parser("argv", help="print the runner's command")

@@ -133,12 +133,12 @@ def replay_matches(source, plies: int, out=None, *, workers: int | None = None, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
+    from gamelib.runtime import cli
 
     from gamelib.experiments.cli import run_guarded
 
-    parser = argparse.ArgumentParser(prog="python -m gamelib.experiments.pgleaf.openings",
-                                     description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog="python -m gamelib.experiments.pgleaf.openings",
+                                description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p_run = sub.add_parser("run", help="replay (or resume) a run's evaluation games from random "
                                        "openings")
