@@ -25,9 +25,15 @@ from xml.sax.saxutils import escape as _escape
 __all__ = ["Diagram", "escape", "attrs", "arrow", "row", "svg_document", "FONT"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
-#: Font stack of every diagram (a CJK font first for the shogi kanji).
-FONT = ("'Noto Sans CJK JP', 'Noto Sans JP', 'Hiragino Sans', 'Yu Gothic', 'IPAGothic', "
-        "'DejaVu Sans', sans-serif")
+#: Font stack of every diagram: CJK fonts first, for the shogi kanji, as the common systems
+#: name them (Linux: Noto/Source Han/IPA/WenQuanYi; macOS: Hiragino; Windows: Yu Gothic,
+#: Meiryo, MS Gothic), then Latin ones. A browser with none of them draws empty boxes for the
+#: kanji: ``position_svg(..., letters=True)`` draws the SFEN letters instead, and
+#: :func:`gamelib.minishogi.svg.piece_legend` lists kanji, letters and names under a chapter's
+#: first board.
+FONT = ("'Noto Sans CJK JP', 'Noto Sans JP', 'Source Han Sans JP', 'Hiragino Sans', "
+        "'Hiragino Kaku Gothic ProN', 'Yu Gothic', 'Meiryo', 'MS Gothic', 'IPAGothic', "
+        "'WenQuanYi Zen Hei', 'Noto Sans CJK SC', 'DejaVu Sans', sans-serif")
 
 
 def escape(text) -> str:
@@ -138,8 +144,10 @@ def _wrap(text: str, width: float, size: float) -> list[str]:
 
 
 def row(items: Sequence, captions: Sequence[str] | None = None, gap: float = 16,
-        caption_size: float = 13) -> Diagram:
-    """Several diagrams side by side, top-aligned, each with an optional caption below it.
+        caption_size: float = 13, columns: int | None = None) -> Diagram:
+    """Several diagrams side by side, top-aligned, each with an optional caption below it;
+    with ``columns``, at most that many to a line, the lines one under another (so that a page
+    shows many boards at a readable size instead of shrinking one long row to its width).
 
     Parameters
     ----------
@@ -149,7 +157,9 @@ def row(items: Sequence, captions: Sequence[str] | None = None, gap: float = 16,
     captions : sequence of str, optional
         One caption per item (``None`` or ``""`` for none), wrapped to the item's width.
     gap : float
-        Space between two diagrams (pixels).
+        Space between two diagrams (pixels), and between two lines.
+    columns : int, optional
+        Diagrams per line (default: all on one line).
     """
     items = list(items)
     if not items:
@@ -158,6 +168,19 @@ def row(items: Sequence, captions: Sequence[str] | None = None, gap: float = 16,
         captions = list(captions)
         if len(captions) != len(items):
             raise ValueError(f"row: {len(items)} items but {len(captions)} captions")
+    if columns is not None:
+        if isinstance(columns, bool) or not isinstance(columns, int) or columns < 1:
+            raise ValueError(f"row: columns must be a positive integer, got {columns!r}")
+        if columns < len(items):
+            lines = [row(items[k:k + columns],
+                         None if captions is None else captions[k:k + columns],
+                         gap, caption_size) for k in range(0, len(items), columns)]
+            width = max(line.width for line in lines)
+            parts, y = [], 0.0
+            for line in lines:
+                parts.append(f'<g transform="translate(0,{_fmt(y)})">{line._repr_svg_()}</g>')
+                y += line.height + gap
+            return Diagram(svg_document(width, y - gap, "".join(parts)), width, y - gap)
     svgs = [_as_svg(item) for item in items]
     sizes = [_size(s) for s in svgs]
     height = max(h for _, h in sizes)

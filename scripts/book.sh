@@ -3,14 +3,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh requirements.txt
-# --- browser check (issue 16): Debian's chromium for scripts/browser_check.py, where we can ---
-if ! command -v chromium >/dev/null 2>&1; then
+# --- browser check: Debian's chromium for scripts/browser_check.py, and a CJK font so that its
+# screenshots show the shogi diagrams' kanji as readers with such a font see them ---
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+{ command -v fc-list >/dev/null 2>&1 && fc-list ':lang=ja' family | grep -q .; } || need+=(fonts-noto-cjk)
+if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    { apt-get install -y -q --no-install-recommends chromium >/dev/null 2>&1 \
-      || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends chromium >/dev/null; }; } \
-      || echo "note: could not install chromium; scripts/browser_check.py will be skipped" >&2
+    { DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null 2>&1 \
+      || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null; }; } \
+      || echo "note: could not install ${need[*]}; scripts/browser_check.py may be skipped or see no kanji" >&2
   else
-    echo "note: chromium is not installed (needs root: apt-get install -y chromium); scripts/browser_check.py will be skipped" >&2
+    echo "note: ${need[*]} not installed (needs root: apt-get install -y ${need[*]}); scripts/browser_check.py may be skipped or see no kanji" >&2
   fi
 fi
 # --- end browser check ---

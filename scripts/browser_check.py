@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Open every page of the built book in headless Chromium and fail on what a reader would see.
+r"""Open every page of the built book in headless Chromium and fail on what a reader would see.
 
     python scripts/browser_check.py [_build/html] [--screenshots _build/screenshots]
 
@@ -12,12 +12,21 @@ download: the Debian package ``chromium``). A page fails on
   fails, and any ``<img>`` that does not decode;
 * a broken internal link: an ``<a href>`` into the book whose file does not exist, or whose
   ``#fragment`` names no ``id`` in the target page;
-* MyST that did not render: text such as ``{eq}`...``` or ```` ```{note} ```` outside code blocks.
+* MyST that did not render: text such as ``{eq}`...``` or ```` ```{note} ```` outside code blocks;
+* a Markdown table printed as text (its ``|---|`` rule row, dashes or typographic dashes);
+* TeX that is not typeset: a page with math where MathJax did not load or typeset, or a TeX
+  control word (``\frac``), ``\[``, ``\(`` or ``$$`` left in the text after it ran;
+* a missing figure: fewer pictures in the page's cell outputs (an ``<img>`` that decoded, an
+  ``<svg>`` with a size) than its notebook makes -- counted in the build's executed notebook and
+  in the notebook's stored outputs (:func:`expected_figures`);
+* an element wider than the text column that is not inside a scroll box of its own;
+* a resource from another host: the book must render with the network off, so Chromium runs
+  with every host name but the local server's unresolvable, and any page that asks for an
+  outside resource (a CDN's MathJax, a web font) fails.
 
-Resources from other hosts (MathJax from its CDN) are not the book's: when they cannot be loaded
-(CI without network) the check says so and goes on. Screenshots of the introduction and one
-chapter are saved for CI artefacts. Without Chromium the check is skipped with a message (exit 0),
-as the project's setup installs it only where it runs as root.
+Screenshots of the introduction, a derivation and three chapters (the top of each page) are
+saved for CI artefacts. Without Chromium the check is skipped with a message (exit 0), as the
+project's setup installs it only where it runs as root.
 
 Exit status: 0 all pages fine (or skipped), 1 problems found (listed), 2 bad usage.
 """
@@ -45,14 +54,20 @@ from urllib.parse import unquote, urlsplit
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--disable-extensions", "--hide-scrollbars", "--mute-audio"]
+                  "--disable-extensions", "--hide-scrollbars", "--mute-audio",
+                  # the network off: no host name resolves, but the local server's address
+                  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 #: Pages photographed (relative to the HTML folder), if they exist.
-SCREENSHOT_PAGES = ("book/intro.html", "notebooks/minishogi_engine.html")
+SCREENSHOT_PAGES = ("book/intro.html", "notebooks/bonanza_derivation.html",
+                    "notebooks/minishogi_engine.html", "notebooks/pgleaf.html",
+                    "notebooks/othello_value.html")
 _TRAMPOLINE = ("import os, sys; r, w = int(sys.argv[1]), int(sys.argv[2]); os.dup2(r, 3); "
                "os.dup2(w, 4); os.close(r); os.close(w); os.execv(sys.argv[3], sys.argv[3:])")
 _SKIP_DIRS = {"_static", "_sources", "_images", "_sphinx_design_static"}
 
-# Run in each page after its load event: broken images, links, element ids, unrendered MyST.
+# Run in each page after its load event: broken images, links, element ids, unrendered MyST,
+# Markdown tables left as text, TeX that MathJax did not typeset, figures in the cells' outputs,
+# and elements wider than the text column outside a scroll box of their own.
 _PAGE_PROBE = r"""
 (async () => {
   const broken = [];
@@ -60,20 +75,66 @@ _PAGE_PROBE = r"""
     im.loading = 'eager';
     try { await im.decode(); } catch (e) { broken.push(im.currentSrc || im.src || '(img without src)'); }
   }));
+  // MathJax: wait (up to 15 s) until it has loaded and typeset the page, if the page has math
+  const hasMath = document.querySelector('.math, mjx-container, script[type^="math/tex"]') !== null;
+  let mathjax = 'none';
+  if (hasMath) {
+    const until = Date.now() + 15000;
+    while (!(window.MathJax && MathJax.startup && MathJax.startup.promise) && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 100));
+    if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+      try { await MathJax.startup.promise; mathjax = 'typeset'; } catch (e) { mathjax = 'failed: ' + e; }
+    } else mathjax = 'not loaded';
+  }
   const links = [...document.querySelectorAll('a[href]')].map((a) => a.href);
   const main = document.querySelector('main') || document.body;
   const clone = main.cloneNode(true);
-  clone.querySelectorAll('pre, script, style, textarea, div.highlight').forEach((e) => e.remove());
+  clone.querySelectorAll('pre, script, style, textarea, div.highlight, mjx-container, svg').forEach((e) => e.remove());
   // the text outside code, each inline code span replaced by a mark: a role left as text is
   // "{eq}" just before a code span (or a backtick); a directive left as text is "```{" or ":::{"
   clone.querySelectorAll('code').forEach((e) => e.replaceWith('\u0001'));
   const text = clone.textContent;
-  const myst = [];
+  const myst = [], tables = [], tex = [];
   const show = (at) => text.slice(Math.max(0, at - 30), at + 40).replace(/\u0001/g, '`…`').replace(/\s+/g, ' ');
   for (const m of text.matchAll(/\{[A-Za-z][\w:.-]*\}[`\u0001]|(```+|:::+)\s*\{/g)) myst.push(show(m.index));
   document.querySelectorAll('[class*="highlight-{"], [class*="language-{"]').forEach((e) =>
     myst.push('code block of language ' + e.className));
-  return {broken, links, myst};
+  // a Markdown table printed as text: its rule row |---|:--:| (or dashes turned into en/em dashes)
+  for (const m of text.matchAll(/\|\s*:?(?:-{3,}|[\u2013\u2014]{1,3}-*):?\s*\|/g)) tables.push(show(m.index));
+  // TeX left as text: a control word or a display/inline delimiter outside typeset math
+  for (const m of text.matchAll(/\\(?:[A-Za-z]{2,}|\[|\]|\(|\))|\$\$/g)) tex.push(show(m.index));
+  // figures: every output of a cell that shows a loaded picture (an <img> that decoded, or an
+  // <svg> with a size)
+  const drawn = (e) => (e.tagName === 'IMG' && e.naturalWidth > 0) ||
+    (e.tagName.toLowerCase() === 'svg' && e.getBoundingClientRect().width > 0);
+  let figures = 0;
+  document.querySelectorAll('main .cell_output > *').forEach((out) => {
+    if (drawn(out) || [...out.querySelectorAll('img, svg')].some(drawn)) figures += 1;
+  });
+  // elements wider than the text column that are not inside a scroll box of their own
+  const column = document.querySelector('article.bd-article') || main;
+  const right = column.getBoundingClientRect().right + 1;
+  const overflow = [];
+  const scrolls = (e) => ['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(e).overflowX);
+  const walk = (e) => {
+    for (const child of e.children) {
+      const r = child.getBoundingClientRect();
+      if (r.width > 0 && r.right > right && getComputedStyle(child).position !== 'fixed') {
+        let boxed = false;
+        for (let a = child.parentElement; a && a !== column.parentElement; a = a.parentElement)
+          if (scrolls(a) && a.getBoundingClientRect().right <= right) { boxed = true; break; }
+        if (!boxed) {
+          const name = child.tagName.toLowerCase() + (child.className && typeof child.className === 'string'
+            ? '.' + child.className.trim().split(/\s+/).join('.') : '');
+          overflow.push(`${name} is ${Math.round(r.right - right)} px wider than the text column`);
+          continue;                       // its children overflow with it: one report
+        }
+      }
+      if (!scrolls(child)) walk(child);
+    }
+  };
+  walk(column);
+  return {broken, links, myst, tables, tex, mathjax, hasMath, figures, overflow};
 })()
 """
 
@@ -217,6 +278,57 @@ class _Browser:
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
+# ------------------------------------------------------------------------------ the figures
+#: What a notebook cell's output must show as a picture: myst-nb renders the first of these
+#: that a display bundle has (text/html before the images), as Jupyter does.
+_FIGURE_TYPES = ("image/svg+xml", "image/png", "image/jpeg", "image/gif")
+_HIDDEN_OUTPUT_TAGS = {"remove-output", "remove-cell", "remove_output", "remove_cell"}
+
+
+def notebook_figures(path: Path) -> int:
+    """How many outputs of the notebook ``path`` show a picture on its page: a display bundle
+    with an image type, or whose HTML (rendered first) holds an ``<svg>`` or ``<img>``; cells
+    tagged to hide their output are left out. 0 for a file that is not a readable notebook."""
+    try:
+        nb = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return 0
+    count = 0
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "code":
+            continue
+        if _HIDDEN_OUTPUT_TAGS & set(cell.get("metadata", {}).get("tags", [])):
+            continue
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            html = data.get("text/html")
+            if html is not None:
+                html = "".join(html) if isinstance(html, list) else html
+                count += bool(re.search(r"<(svg|img)\b", html))
+            elif any(k in data for k in _FIGURE_TYPES):
+                count += 1
+    return count
+
+
+def expected_figures(html_dir, source_dir=None) -> dict[str, int]:
+    """Page -> the number of figures its notebook makes: the larger of what the build's
+    executed notebook (``<html_dir>/../jupyter_execute/``) and the notebook's stored outputs in
+    the sources (``source_dir``, default the folder two levels above ``html_dir``) show. The
+    stored outputs are made by ``gamelib.notebook execute`` in a kernel with inline figures, so
+    a build whose kernels draw nothing (a non-interactive backend) still has figures to miss."""
+    html_dir = Path(html_dir).resolve()
+    source_dir = html_dir.parent.parent if source_dir is None else Path(source_dir)
+    executed = html_dir.parent / "jupyter_execute"
+    counts = {}
+    for page in book_pages(html_dir):
+        stem = page[:-len(".html")]
+        n = max(notebook_figures(executed / f"{stem}.ipynb"),
+                notebook_figures(source_dir / f"{stem}.ipynb"))
+        if n:
+            counts[page] = n
+    return counts
+
+
 # ------------------------------------------------------------------------------ the checks
 def _ids(path: Path, cache: dict) -> set[str]:
     if path not in cache:
@@ -260,8 +372,8 @@ def _event_problem(page: str, ev: dict, base: str, notes: list[str]) -> Problem 
             if url == base + "favicon.ico":
                 return None              # asked for by the browser itself, not by the page
             if url and not url.startswith(base):
-                notes.append(f"{page}: external resource not loaded: {url} ({entry.get('text')})")
-                return None
+                return Problem(page, "external resource",
+                               f"{url} (the book must render with the network off)")
             if "responded with a status" in entry.get("text", ""):
                 return None              # the local server lists the request itself
             return Problem(page, "missing resource", f"{url[len(base):] or url}: {entry.get('text')}")
@@ -270,8 +382,12 @@ def _event_problem(page: str, ev: dict, base: str, notes: list[str]) -> Problem 
 
 
 def check_site(html_dir, *, screenshots=None, pages=None, chromium: str | None = None,
-               timeout: float = 30.0, settle: float = 0.3, log=print) -> tuple[list[Problem], list[str]]:
+               timeout: float = 30.0, settle: float = 0.3, expected_figures=None,
+               log=print) -> tuple[list[Problem], list[str]]:
     """Check the pages of ``html_dir`` (default: all); returns (problems, notes).
+
+    ``expected_figures`` maps a page to the number of figures its notebook makes (see
+    :func:`expected_figures`); a page that shows fewer fails.
 
     Raises ``FileNotFoundError`` when Chromium is not installed or ``html_dir`` has no pages.
     """
@@ -329,6 +445,18 @@ def check_site(html_dir, *, screenshots=None, pages=None, chromium: str | None =
             problems += [Problem(page, "broken image", src.replace(server.base, ""))
                          for src in found["broken"]]
             problems += [Problem(page, "myst", f"not rendered: ...{s}...") for s in found["myst"]]
+            problems += [Problem(page, "raw table", f"a Markdown table printed as text: ...{s}...")
+                         for s in found["tables"]]
+            if found["hasMath"] and found["mathjax"] != "typeset":
+                problems.append(Problem(page, "raw tex", f"MathJax {found['mathjax']}: the "
+                                        "page's equations stay TeX"))
+            problems += [Problem(page, "raw tex", f"TeX left as text: ...{s}...")
+                         for s in found["tex"]]
+            want = (expected_figures or {}).get(page, 0)
+            if found["figures"] < want:
+                problems.append(Problem(page, "missing figure", f"{found['figures']} of the "
+                                        f"{want} figures its notebook makes are on the page"))
+            problems += [Problem(page, "overflow", s) for s in found["overflow"]]
             problems += _check_links(page, found["links"], server.base, root, cache)
             drain(page, settle)          # what the probe's image loads and late scripts report
             problems += [Problem(page, "missing resource", f"{path} (HTTP {code})")
@@ -353,6 +481,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="folder for the screenshots (default: <html_dir>/../screenshots)")
     parser.add_argument("--chromium", default=None, help="Chromium executable (default: on PATH)")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per page load")
+    parser.add_argument("--sources", default=None,
+                        help="the book's source folder, whose notebooks' stored outputs say how "
+                             "many figures each page must show (default: two levels above "
+                             "html_dir)")
     args = parser.parse_args(argv)
     html_dir = Path(args.html_dir)
     shots = Path(args.screenshots) if args.screenshots else html_dir.resolve().parent / "screenshots"
@@ -363,7 +495,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.monotonic()
     try:
         problems, notes = check_site(html_dir, screenshots=shots, chromium=args.chromium,
-                                     timeout=args.timeout)
+                                     timeout=args.timeout,
+                                     expected_figures=expected_figures(html_dir, args.sources))
     except FileNotFoundError as err:
         print(f"browser check: {err}", file=sys.stderr)
         return 2

@@ -2,6 +2,7 @@
 Chromium; skipped with a reason where it is not installed)."""
 
 import importlib.util
+import json
 import sys
 import time
 from pathlib import Path
@@ -99,3 +100,92 @@ def test_without_chromium_the_check_is_skipped_visibly(tmp_path, monkeypatch, ca
     assert "SKIPPED" in capsys.readouterr().out
     with pytest.raises(FileNotFoundError, match="chromium"):
         bc.check_site(tmp_path)
+
+
+def _notebook(outputs_per_cell, tags=()):
+    cells = [{"cell_type": "code", "metadata": {"tags": list(tags)}, "source": "", "outputs": outs}
+             for outs in outputs_per_cell]
+    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+PNG = {"output_type": "display_data", "data": {"image/png": "iVBOR", "text/plain": "<Figure>"}}
+SVG_HTML = {"output_type": "execute_result", "data": {"text/html": ["<div><svg width='1'>", "</svg></div>"],
+                                                      "image/svg+xml": "<svg/>"}}
+TABLE = {"output_type": "execute_result", "data": {"text/html": "<table></table>"}}
+TEXT = {"output_type": "stream", "name": "stdout", "text": "hello"}
+
+
+def test_figures_are_counted_in_the_executed_and_the_stored_notebooks(tmp_path):
+    src = tmp_path / "src"
+    html = src / "_build" / "html"
+    (html / "notebooks").mkdir(parents=True)
+    for name in ("a", "b", "c"):
+        (html / "notebooks" / f"{name}.html").write_text(page("x"))
+    executed = src / "_build" / "jupyter_execute" / "notebooks"
+    executed.mkdir(parents=True)
+    (src / "notebooks").mkdir()
+    # a: the build drew nothing (a non-interactive backend), the stored outputs have 2 figures
+    (executed / "a.ipynb").write_text(_notebook([[TEXT], [TABLE]]))
+    (src / "notebooks" / "a.ipynb").write_text(_notebook([[PNG, TEXT], [SVG_HTML, TABLE]]))
+    # b: three figures in the build, one of them in a cell whose output is hidden
+    (executed / "b.ipynb").write_text(_notebook([[PNG], [PNG, SVG_HTML]]))
+    (src / "notebooks" / "b.ipynb").write_text("not json")
+    # c: none
+    (executed / "c.ipynb").write_text(_notebook([[TABLE, TEXT]]))
+    assert bc.notebook_figures(executed / "b.ipynb") == 3
+    assert bc.notebook_figures(src / "notebooks" / "a.ipynb") == 2
+    hidden = tmp_path / "hidden.ipynb"
+    hidden.write_text(_notebook([[PNG]], tags=["remove-output"]))
+    assert bc.notebook_figures(hidden) == 0
+    assert bc.expected_figures(html) == {"notebooks/a.html": 2, "notebooks/b.html": 3}
+
+
+def defective_site(root: Path) -> Path:
+    """One page per defect a reader would see."""
+    root.mkdir(parents=True)
+    (root / "figure.html").write_text(page(
+        '<div class="cell_output"><pre>a figure should be here</pre></div>'
+        f'<div class="cell_output"><div>{DOT}</div></div>'))
+    (root / "table.html").write_text(page(
+        "<p>| | PL | RE | |—|—:|—:| | PL | | 76.2 |</p>"))
+    (root / "tex.html").write_text(page(
+        '<p>The gradient <span class="math notranslate nohighlight">\\(\\frac{\\partial J}'
+        '{\\partial v}\\)</span> vanishes.</p>'))
+    (root / "wide.html").write_text(page(
+        '<article class="bd-article" style="width: 600px">'
+        '<div style="width: 2000px">a wide table</div>'
+        '<div style="overflow-x: auto"><div style="width: 2000px">scrolls in its box</div></div>'
+        '</article>'))
+    (root / "image.html").write_text(page('<img src="_images/gone.png" alt="gone">'))
+    (root / "outside.html").write_text(page('<img src="https://cdn.example.org/pic.png" alt="x">'))
+    return root
+
+
+@needs_chromium
+def test_each_defect_a_reader_sees_fails_its_page(tmp_path):
+    html = defective_site(tmp_path / "html")
+    problems, _ = bc.check_site(html, log=lambda *a: None,
+                                expected_figures={"figure.html": 2})
+    found = {(p.page, p.kind) for p in problems}
+    details = " | ".join(str(p) for p in problems)
+    assert ("figure.html", "missing figure") in found, details
+    assert any("1 of the 2 figures" in p.detail for p in problems), details
+    assert ("table.html", "raw table") in found, details
+    assert ("tex.html", "raw tex") in found, details
+    assert ("wide.html", "overflow") in found, details
+    assert sum(p.page == "wide.html" for p in problems) == 1, details   # the scroll box is fine
+    assert ("image.html", "broken image") in found, details
+    assert ("outside.html", "external resource") in found, details
+
+
+@needs_chromium
+def test_typeset_math_and_real_tables_pass(tmp_path):
+    root = tmp_path / "html"
+    root.mkdir()
+    (root / "ok.html").write_text(page(
+        '<table><tr><th>PL</th><th>RE</th></tr><tr><td>76.2</td><td>23.8</td></tr></table>'
+        f'<div class="cell_output"><img src="dot.svg" alt="dot"></div>'
+        '<p>a pipe | in prose | is fine</p>'))
+    (root / "dot.svg").write_text(DOT)
+    problems, _ = bc.check_site(root, log=lambda *a: None, expected_figures={"ok.html": 1})
+    assert problems == []

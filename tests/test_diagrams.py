@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from gamelib.diagrams import Diagram, row
+from gamelib.diagrams import Diagram, row, svg_document
 from gamelib.minishogi import Position
 from gamelib.minishogi.svg import position_svg
 from gamelib.othello import Board
@@ -202,3 +202,20 @@ def test_row_wraps_long_captions_under_their_diagram():
     html = strip._repr_html_()
     assert 'style="max-width:100%;height:auto"' in html
     ET.fromstring(html)
+
+
+def test_row_with_columns_stacks_lines_of_diagrams():
+    boxes = [Diagram(svg_document(100, 50, ""), 100, 50) for _ in range(5)]
+    flat = row(boxes, gap=10)
+    assert (flat.width, flat.height) == (540, 50)
+    grid = row(boxes, captions=list("abcde"), gap=10, columns=2)
+    one_line = row(boxes[:2], captions=list("ab"), gap=10)
+    assert grid.width == one_line.width == 210
+    assert grid.height == 3 * one_line.height + 2 * 10
+    assert grid.svg.count("<svg") == 1 + 3 + 5      # the grid, its three lines, the boxes
+    for k, letter in enumerate("abcde"):
+        assert f">{letter}</text>" in grid.svg
+    assert row(boxes, gap=10, columns=9).width == flat.width
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="columns must be a positive integer"):
+            row(boxes, columns=bad)

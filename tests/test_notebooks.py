@@ -60,3 +60,22 @@ def test_stored_outputs_are_free_of_machine_paths(name):
     leaks = [(index, text.strip()[:120]) for index, text in _stored_output_texts(path)
              if root in text or "PosixPath(" in text or "/tmp/" in text]
     assert not leaks, f"{name}: stored outputs name machine paths (end the line with ';'): {leaks}"
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_checked_outputs_are_tagged_not_commented(name):
+    """nbval's markers are cell tags (``nbval-check-output``), which the book does not show,
+    not ``# NBVAL_...`` comments, which it does; and nbval still reads them."""
+    import json
+
+    from nbval.plugin import find_metadata_tags
+
+    cells = json.loads(nb.notebook_path(name).read_text())["cells"]
+    comments = [i for i, c in enumerate(cells) if c["cell_type"] == "code"
+                and "NBVAL_" in "".join(c["source"])]
+    assert not comments, f"{name}: nbval comments a reader sees in cells {comments}"
+    checked = [i for i, c in enumerate(cells)
+               if ("check", True) in list(find_metadata_tags(c.get("metadata", {})))]
+    assert checked, f"{name}: no cell's output is checked by nbval (tag nbval-check-output)"
+    for i in checked:
+        assert cells[i]["outputs"], f"{name}: cell {i} is checked but stores no output"

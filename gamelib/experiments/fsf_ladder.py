@@ -216,8 +216,9 @@ def _ratings(records, specs, anchor: str, sizes):
     return ladder, frame
 
 
-def plot_ladder(ratings: pd.DataFrame, anchor: str):
-    """The ratings with their 95 % intervals, Fairy-Stockfish's rungs in another colour."""
+def plot_ladder(ratings: pd.DataFrame, anchor: str, subtitle: str | None = None):
+    """The ratings with their 95 % intervals, Fairy-Stockfish's rungs in another colour;
+    ``subtitle`` is a second line of the title (which run it is)."""
     import matplotlib.pyplot as plt
 
     frame = ratings.iloc[::-1]
@@ -231,7 +232,8 @@ def plot_ladder(ratings: pd.DataFrame, anchor: str):
     ax.set_yticks(y, frame["player"])
     ax.axvline(0, color="grey", lw=0.8, ls=":")
     ax.set_xlabel(f"Elo ({anchor} = 0, 95 % interval)")
-    ax.set_title("5×5 shogi players on one Elo scale with Fairy-Stockfish 11.1", fontsize=10)
+    title = "5×5 shogi players on one Elo scale with Fairy-Stockfish 11.1"
+    ax.set_title(title if subtitle is None else f"{title}\n{subtitle}", fontsize=10)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=8, frameon=False)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..diagrams import Diagram, _fmt, arrow, attrs, escape, svg_document
+from ..diagrams import Diagram, _fmt, arrow, attrs, escape, row, svg_document
 from . import core
 from . import rules as R
 from .notation import SQUARE_NAMES, parse_square
 
-__all__ = ["position_svg", "KANJI"]
+__all__ = ["position_svg", "piece_legend", "KANJI", "PIECE_NAMES"]
 
 #: Kanji of each piece type (the king is 玉 for both sides).
 KANJI = {R.PAWN: "歩", R.SILVER: "銀", R.GOLD: "金", R.BISHOP: "角", R.ROOK: "飛", R.KING: "玉",
@@ -57,6 +57,47 @@ def _arrow_squares(spec) -> tuple[int, int]:
         raise ValueError(f"arrows: bad arrow {spec!r}: expected a USI move or a (from, to) "
                          "pair of squares") from None
     return parse_square(a), parse_square(b)
+
+
+#: English names of the pieces, for the legend.
+PIECE_NAMES = {R.KING: "king", R.ROOK: "rook", R.BISHOP: "bishop", R.GOLD: "gold",
+               R.SILVER: "silver", R.PAWN: "pawn", R.DRAGON: "dragon", R.HORSE: "horse",
+               R.PRO_SILVER: "promoted silver", R.TOKIN: "tokin"}
+_LEGEND_ORDER = (R.KING, R.ROOK, R.BISHOP, R.GOLD, R.SILVER, R.PAWN,
+                 R.DRAGON, R.HORSE, R.PRO_SILVER, R.TOKIN)
+
+
+def _piece(cx: float, cy: float, s: float, t: int, side: int, letters: bool, head: str) -> str:
+    """One piece: a pentagon pointing towards the opponent (gote's upside down) around its
+    kanji or SFEN letter, promoted pieces in red; ``head`` holds the group's attributes."""
+    pts = ((0, -0.42), (0.3, -0.3), (0.37, 0.4), (-0.37, 0.4), (-0.3, -0.3))
+    poly = " ".join(f"{_fmt(cx + dx * s)},{_fmt(cy + dy * s)}" for dx, dy in pts)
+    text = _letter(t) if letters else KANJI[t]
+    color = "#c00000" if t in R.UNPROMOTED else "#111"
+    rotate = f' transform="rotate(180 {_fmt(cx)} {_fmt(cy)})"' if side == R.GOTE else ""
+    fs = 0.32 * s if letters and len(text) > 1 else 0.42 * s
+    return (f'<g{head}{rotate}>'
+            f'<polygon{attrs(points=poly, fill="#fbeccb", stroke="#6b4f1d")} stroke-width="1"/>'
+            f'<text{attrs(x=_fmt(cx), y=_fmt(cy + 0.06 * s), fill=color)} text-anchor="middle" '
+            f'dominant-baseline="central" font-size="{_fmt(fs)}">{escape(text)}</text></g>')
+
+
+def piece_legend(size: float = 34) -> Diagram:
+    """The pieces as the diagrams draw them, each with its SFEN letter and English name under
+    it: the legend for a reader who does not read the kanji (玉飛角金銀歩; promoted, in red, 龍
+    the dragon = promoted rook, 馬 the horse = promoted bishop, 全 and と the promoted silver
+    and pawn). Gote's pieces are drawn upside down."""
+    if not size > 0:
+        raise ValueError(f"size must be positive, got {size!r}")
+    s = float(size)
+    w = 2.6 * s            # room for a caption under each piece
+    items, captions = [], []
+    for t in _LEGEND_ORDER:
+        items.append(Diagram(svg_document(w, s, _piece(w / 2, s / 2, s, t, R.SENTE, False,
+                                                      attrs(class_="piece sente",
+                                                            data_piece=_letter(t)))), w, s))
+        captions.append(f"{_letter(t)} {PIECE_NAMES[t]}")
+    return row(items, captions, gap=0.1 * s, caption_size=0.36 * s, columns=6)
 
 
 def position_svg(pos, *, letters: bool = False, last_move: bool | str = True,
@@ -135,17 +176,10 @@ def position_svg(pos, *, letters: bool = False, last_move: bool | str = True,
         t, side = code & 15, code >> 4
         x, y = cell(sq)
         cx, cy = x + s / 2, y + s / 2
-        pts = ((0, -0.42), (0.3, -0.3), (0.37, 0.4), (-0.37, 0.4), (-0.3, -0.3))
-        poly = " ".join(f"{_fmt(cx + dx * s)},{_fmt(cy + dy * s)}" for dx, dy in pts)
         letter = _letter(t)
-        text = letter if letters else KANJI[t]
-        color = "#c00000" if t in R.UNPROMOTED else "#111"
-        rotate = f' transform="rotate(180 {_fmt(cx)} {_fmt(cy)})"' if side == R.GOTE else ""
-        fs = 0.32 * s if letters and len(text) > 1 else 0.42 * s
-        out.append(f'<g{attrs(class_=f"piece {R.SIDE_NAMES[side]}", data_square=SQUARE_NAMES[sq], data_piece=letter if side == R.SENTE else letter.lower())}{rotate}>'
-                   f'<polygon{attrs(points=poly, fill="#fbeccb", stroke="#6b4f1d")} stroke-width="1"/>'
-                   f'<text{attrs(x=_fmt(cx), y=_fmt(cy + 0.06 * s), fill=color)} text-anchor="middle" '
-                   f'dominant-baseline="central" font-size="{_fmt(fs)}">{escape(text)}</text></g>')
+        out.append(_piece(cx, cy, s, t, side, letters,
+                          attrs(class_=f"piece {R.SIDE_NAMES[side]}", data_square=SQUARE_NAMES[sq],
+                                data_piece=letter if side == R.SENTE else letter.lower())))
 
     # hands: gote's above the board, sente's below
     for side, y in ((R.GOTE, hand_h * 0.6), (R.SENTE, y0 + R.RANKS * s + hand_h * 0.65)):
