@@ -129,13 +129,14 @@ def test_claims_figure_shows_every_verdict_of_the_committed_table():
 def test_claims_figure_marks_untested_claims_escapes_and_rejects_bad_tables():
     table = pd.DataFrame({"configuration": ["a, with <openings>", "a, with <openings>", "b"],
                           "claim": ["1 A <beats> B & C", "2 D", "1 A <beats> B & C"],
-                          "test": ["sign", "two-proportion z", "sign"],
+                          "test": ["one-sample t", "paired t", "one-sample t"],
                           "verdict": ["reproduced", "contradicted", "undecided"],
-                          "statistic": [0.658, -0.369, 0.5]})
+                          "statistic": [0.658, -0.369, 0.5], "replicates": [3, 3, 5],
+                          "replicates_for": [3, 0, 2]})
     root = ET.fromstring(claims.claims_figure(table).svg)
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
     assert "1 A <beats> B & C" in texts and "with <openings>" in texts
-    assert "✔ 65.8 %" in texts and "✘ −36.9 pts" in texts and "? 50.0 %" in texts
+    assert "✔ 65.8 % · 3/3" in texts and "✘ −36.9 pts · 0/3" in texts and "? 50.0 % · 2/5" in texts
     assert texts.count("—") == 1                      # b did not test claim 2
     with pytest.raises(ValueError, match="unknown verdict"):
         claims.claims_figure(table.assign(verdict="maybe"))

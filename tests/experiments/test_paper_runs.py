@@ -50,7 +50,7 @@ def test_committed_paper_run_matches_the_paper_profile(run: Path):
 
 def _pgleaf_expected_sizes(folder: str) -> dict:
     """The sizes the full-size PGLeaf run in ``folder`` (a value of
-    ``verdicts.CONFIGURATIONS``) must have been made with."""
+    ``verdicts.configuration_folders``) must have been made with."""
     from gamelib.experiments import pgleaf
     from gamelib.experiments.pgleaf.closest import closest_sizes
 
@@ -63,9 +63,11 @@ def _pgleaf_expected_sizes(folder: str) -> dict:
 
 
 def _pgleaf_configurations():
-    from gamelib.experiments.pgleaf.verdicts import CONFIGURATIONS
+    from gamelib.experiments.pgleaf.verdicts import configuration_folders
 
-    return sorted(CONFIGURATIONS.values())
+    return sorted(f.relative_to(PAPER / "pgleaf").as_posix()
+                  for folders in configuration_folders(PAPER / "pgleaf").values()
+                  for f in folders)
 
 
 @pytest.mark.parametrize("folder", _pgleaf_configurations())

@@ -30,7 +30,8 @@ the same numbers as an uninterrupted run, whatever the number of workers.
 Modules: :mod:`~.config` (profiles, runs, settings), :mod:`~.training`, :mod:`~.matches`,
 :mod:`~.paper` (the published tables), :mod:`~.analysis` (tables, curves, Elo), :mod:`~.claims`,
 :mod:`~.report` (the whole run and its files), :mod:`~.mirror_trap` (the layout study),
-:mod:`~.verdicts` (the pre-registered claims, Holm-corrected, one row per run),
+:mod:`~.verdicts` (the paper's claims tested with the training run as the unit, Holm-corrected,
+one row per claim and configuration), :mod:`~.power` (the replicates each claim needs),
 :mod:`~.ablations` (one factor changed at a time, and each ablation against the committed run),
 :mod:`~.openings` (a finished run's evaluation games replayed from random openings).
 """
