@@ -3,7 +3,8 @@
 
 Prints one line ``<case> <sha256>`` per case: self-play learning of each learner (softmax ``exp``
 and ``log``, ``tanh``), a searched match game with evaluation noise (``log``, ``cos``), the
-Bonanza learner (its sigmoid) and elmo's AdaGrad learner (sigmoid, softplus).
+Bonanza learner (its sigmoid), elmo's AdaGrad learner (sigmoid, softplus) and the power of the
+replicate t-tests (the noncentral t's integral: ``exp``, ``log``).
 """
 
 from __future__ import annotations
@@ -50,6 +51,17 @@ def elmo_case() -> str:
     return _digest(fit.weights, np.asarray(elmo.cross_entropy(data.result, data.deep_eval)))
 
 
+def replicate_tests_case() -> str:
+    from fractions import Fraction
+
+    from gamelib.play.replicate_tests import t_power, t_test, tost_power
+
+    p = [t_test([Fraction(3, 5), Fraction(7, 10), Fraction(9, 10)], Fraction(1, 2)).p_greater,
+         t_power(0.2, 0.1, 5, 0.001), t_power(0.05, 0.1, 40, 0.01),
+         tost_power(0.02, 0.1, 0.07, 12, 0.001)]
+    return _digest(np.array(p))
+
+
 CASES = {
     **{f"selfplay/{a}/mdp/0": (lambda a=a: C.selfplay_case(a, "mdp", 0, n_games=100))
        for a in ("pgleaf", "reinforce", "tdleaf", "td")},
@@ -57,6 +69,7 @@ CASES = {
     "search": C.search_case,
     "bonanza": bonanza_case,
     "elmo": elmo_case,
+    "replicate_tests": replicate_tests_case,
 }
 
 if __name__ == "__main__":

@@ -242,7 +242,7 @@ def test_learners_do_not_depend_on_the_cpu(tmp_path: Path):
         text, err = proc.communicate(timeout=1200)
         assert proc.returncode == 0, f"cpu_cases.py ({name}) failed:\n{err[-3000:]}"
         out[name] = dict(line.split() for line in text.splitlines())
-    assert len(out["this CPU"]) == 8
+    assert len(out["this CPU"]) == 9
     for name in list(runs)[1:]:
         differ = [case for case, h in out["this CPU"].items() if out[name].get(case) != h]
         assert not differ, f"with {name}, these results differ: {differ}"

@@ -36,6 +36,10 @@ MADE_BY = {
         'python -c "from gamelib.experiments import pgleaf; pgleaf.mirror_trap_study(5000, '
         "replicates=(0, 1, 2)).to_csv('data/results/paper/pgleaf/mirror_trap.csv', "
         'index=False)"',
+    "data/results/paper/pgleaf/claims_by_configuration.csv":
+        "python -m gamelib.experiments.pgleaf.power table",
+    "data/results/paper/pgleaf/replicates_needed.csv":
+        "python -m gamelib.experiments.pgleaf.power table",
 }
 
 

@@ -1,11 +1,20 @@
-"""The PGLeaf study's configuration closest to the paper, and its five-replicate run (issue 20).
+"""The PGLeaf study's antisymmetric layout with the TD scale β = 12.8 (TD learners' effective
+temperature 0.384), and its five-replicate runs.
 
+Named in the tables by what it is (:func:`~gamelib.experiments.pgleaf.verdicts.configuration_label`:
+"antisymmetric layout, TD β=12.8 (T_eff 0.384)"); the folder and module keep the name "closest".
 The committed first run (``data/results/paper/pgleaf/seed-0``, the ``paper`` profile) fills the
 paper's gaps with choices of ours; the ablations (:mod:`~gamelib.experiments.pgleaf.ablations`)
 change one of them at a time. This configuration takes, factor by factor, the paper's choice
 where the paper states one and the ablations' evidence where it leaves a gap. It was fixed
-before its run started (and before the ``layout=antisymmetric`` and ``baseline=norm`` ablations
-finished), so none of its choices was picked by the verdicts it produces:
+before its run started, on 2026-11-24 10:05 UTC, but after the ablations' results at 10,000
+games it draws on (the TD scale's, the layout's head-to-head) had been seen, and before the
+``layout=antisymmetric`` and ``baseline=norm`` ablations finished.
+
+It departs from the paper for the TD learners. For θ' = βθ, TD(λ) and TDLeaf(λ) at scale β with
+the step α/β² are exactly the β = 1 learners with the step α (the paper's α = 0.001), but with
+the softmax temperature β·T (0.03 → 0.384), the match noise's standard deviation ×β and the
+initial weights ×β: in the paper's units, their self-play is much closer to uniform.
 
 * **layout** -- antisymmetric (``tie_sides``): the paper's evaluation has one block of weights
   for both sides (~8,000 parameters), not a weight per side (our 15,773). The tempo weight (the
@@ -82,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = cli.ArgumentParser(prog="python -m gamelib.experiments.pgleaf.closest",
                                 description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    p_run = sub.add_parser("run", help="run (or resume) the five-replicate run")
+    p_run = sub.add_parser("run", help="run (or resume) the five replicates of a seed")
     p_argv = sub.add_parser("argv", help="print the runner's command")
     for p in (p_run, p_argv):
         p.add_argument("--seed", type=int, default=0)

@@ -70,8 +70,11 @@ per-side layout's three-replicate run (``seed-0``) had been committed, and writt
 openings, which plays the same trained parameters (the same training runs, the unit) again. The
 antisymmetric layout's configuration was fixed on 2026-11-24 10:05 (after the ablations' head-to-
 head results at 10,000 games it draws on had been seen) and its runs made after that: its claims
-were registered before its data. The replicate as the unit (this module's t-tests) came on
-2026-11-26, after every one of these runs had been seen: for all of them it is post hoc.
+were registered before its data. The replicate as the unit (this module's t-tests, commit
+069a91b) came on 2026-11-26, after every one of these runs had been seen: for all of them it is
+post hoc. A further seed's replicates committed after that day are judged by tests written
+before them, but pooled with seed 0's (:func:`pooled_report`) the set is still labelled as
+above, since half of it had been seen.
 """
 
 from __future__ import annotations
