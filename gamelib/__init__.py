@@ -5,9 +5,14 @@ one yourself: a folder named by a hash of every ``gamelib`` source file, under `
 in a source checkout (else under ``~/.cache/gamelib/numba/``). Numba keys a cached function only
 on its own file, so a jitted function that calls one from another module would otherwise keep
 running the old callee after that module changed; a new source tree gets a new, empty cache.
-Old folders can be deleted at any time.
+Old folders can be deleted at any time. Within the folder a module's code is filed by the hash of
+the sources and its place in the package, not by its absolute path (:mod:`gamelib.numba_cache`),
+so the cache of one checkout serves another checkout of the same sources.
 """
 
+from __future__ import annotations
+
+import functools
 import hashlib
 import os
 import sys
@@ -16,18 +21,25 @@ from pathlib import Path
 __version__ = "0.1.0"
 
 
-def _numba_cache_dir() -> Path:
-    package = Path(__file__).resolve().parent
+@functools.lru_cache(maxsize=None)
+def source_digest(package: Path | None = None) -> str:
+    """blake2b (8 bytes, hex) over the relative path and the bytes of every ``*.py`` under
+    ``package`` (default: this package), in sorted order: equal digests, identical sources."""
+    package = Path(package or Path(__file__).resolve().parent)
     digest = hashlib.blake2b(digest_size=8)
     for source in sorted(package.rglob("*.py")):
         digest.update(source.relative_to(package).as_posix().encode() + b"\0")
         digest.update(source.read_bytes() + b"\0")
-    checkout = package.parent
+    return digest.hexdigest()
+
+
+def _numba_cache_dir() -> Path:
+    checkout = Path(__file__).resolve().parent.parent
     if (checkout / "pyproject.toml").is_file() and os.access(checkout, os.W_OK):
         base = checkout / ".numba_cache"
     else:
         base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gamelib" / "numba"
-    return base / digest.hexdigest()
+    return base / source_digest()
 
 
 if not os.environ.get("NUMBA_CACHE_DIR"):
@@ -36,3 +48,6 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
         from numba.core import config as _numba_config
 
         _numba_config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+from gamelib import numba_cache as _numba_cache  # noqa: E402
+
+_numba_cache.install()
