@@ -81,7 +81,7 @@ def exp(x: float) -> float:
 
 @njit(cache=True)
 def expm1(x: float) -> float:
-    """:math:`e^x - 1`, accurate near 0 (its Taylor series for |x| < 0.35, else ``exp(x) - 1``),
+    """:math:`e^x - 1`, accurate near 0 (its Taylor series for :math:`|x| < 0.35`, else ``exp(x) - 1``),
     the same bits on every CPU."""
     if x != x:
         return x
@@ -143,7 +143,7 @@ def log1p(x: float) -> float:
 @njit(cache=True)
 def tanh(x: float) -> float:
     r""":math:`\tanh x = \operatorname{expm1}(2x) / (\operatorname{expm1}(2x) + 2)`, odd, ±1
-    beyond |x| = 22, the same bits on every CPU."""
+    beyond :math:`|x| = 22`, the same bits on every CPU."""
     if x != x:
         return x
     a = abs(x)
@@ -178,7 +178,7 @@ def softplus(x: float) -> float:
 @njit(cache=True)
 def cos_2pi(u: float) -> float:
     r""":math:`\cos 2\pi u` for u in [0, 1), the same bits on every CPU: reflected exactly to
-    t in [0, 1/8] (``cos`` or ``sin`` of 2πt by its Taylor series, |2πt| ≤ π/4)."""
+    t in [0, 1/8] (``cos`` or ``sin`` of 2πt by its Taylor series, :math:`|2\pi t| \le \pi/4`)."""
     t = u - math.floor(u)            # [0, 1)
     if t > 0.5:
         t = 1.0 - t                  # cos(2π(1 - t)) = cos 2πt; exact for t in (0.5, 1)

@@ -64,7 +64,7 @@ block           offset  size    one feature per ...
 material        0       14      board type (P S G B R +P +S +B +R) and hand type (P S G B R)
 piece_square    14      250     own piece type (10, king included) × square (25)
 pair_own        264     2,376   unordered pair of own pieces (type, type) × relative offset
-                                (dr, dc), max(|dr|, |dc|) ≤ 3 (48 offsets; a pair of equal
+                                (dr, dc), ``max(|dr|, |dc|) ≤ 3`` (48 offsets; a pair of equal
                                 types and its reverse offset are one feature; no king-king)
 pair_enemy      2,640   4,800   own piece type (10) × enemy piece type (10) × offset (48)
 blocker         7,440   320     own slider (B R +B +R) × its sliding direction (4) × the first

@@ -594,7 +594,7 @@ def descent_step(weights, gradient, n_positions: int, *, learning_rate: float,
         v (on the constraint plane if a constraint is given).
     gradient : array_like
         ``∂J/∂v`` of eq. (7) over all N training positions, or its unbiased estimate from a
-        batch B (the batch's gradient times N/|B|); without the L1 term.
+        batch B (the batch's gradient times ``N/|B|``); without the L1 term.
     n_positions : int
         N.
     learning_rate, update, constraint, l1_weight, l1_step
@@ -630,7 +630,7 @@ def fit(weights, data, *, learning_rate: float, n_epochs: int, batch_size: int |
 
     Every epoch visits the positions once, in a seeded random order, in batches of
     ``batch_size`` (``None``: one full batch, Bonanza's batch learning). For a batch B of the N
-    positions, with G the gradient of eq. (7) over B scaled by N/|B| (an unbiased estimate of the
+    positions, with G the gradient of eq. (7) over B scaled by ``N/|B|`` (an unbiased estimate of the
     full gradient) plus the L1 subgradient:
 
     * ``update="gradient"``: ``v ← v − (η/N) (G − λ₀ 1_Π)`` with λ₀ the mean of G over Π (eq. 9),

@@ -42,7 +42,7 @@ Learning
 whole training set in **batch** mode, Bonanza's original; a slice of a seeded per-epoch
 permutation in **mini-batch** mode) and
 
-    v ← descent_step(v, (N/|B|) ∇J_B(v)),     (:func:`gamelib.learn.bonanza.descent_step`)
+    ``v ← descent_step(v, (N/|B|) ∇J_B(v))``,     (:func:`gamelib.learn.bonanza.descent_step`)
 
 where the PV leaves come from a search with the weights of the last *refresh*: every
 ``refresh_every`` = k steps, the positions that the next k steps use are searched again with the
@@ -499,7 +499,7 @@ class BonanzaSettings:
         fixed, or of the hand weights only (the seeds' "sum of the hand pieces' values",
         eq. (8)), or nothing.
     l1_weight : float
-        w₁ of eq. (11), per training position (the objective is J/N + w₁ Σ_R |v_i|), on every
+        w₁ of eq. (11), per training position (the objective is ``J/N + w₁ Σ_R |v_i|``), on every
         weight but the material weights (R: the positional weights, whichever constraint).
     l1_step : {"subgradient", "proximal"}
     window : float or None

@@ -235,7 +235,7 @@ def t_power(effect: float, sd: float, n: int, level: float) -> float:
 
 def tost_power(difference: float, margin: float, sd: float, n: int, level: float) -> float:
     """A lower bound of the power of the equivalence test (two one-sided t-tests at ``level``,
-    H0: |μ| >= ``margin``) when the true mean is ``difference`` (|difference| < margin):
+    H0: ``|μ| >= margin``) when the true mean is ``difference`` (``|difference| < margin``):
     P(both reject) >= P(one rejects) + P(other rejects) - 1."""
     if not abs(difference) < margin:
         raise ValueError(f"|difference| ({difference!r}) must be below the margin ({margin!r})")

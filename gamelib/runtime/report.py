@@ -85,6 +85,8 @@ def append_provenance(out: Path, experiment: str, profile: str, seed: int,
     **fields
         More top-level entries (e.g. the teacher's settings).
 
+    Notes
+    -----
     The file holds ``invocations`` (git commit, finish time, wall time per stage, executor,
     machine; one per finishing invocation), ``wall_time_by_stage_s`` (``totals``, or the sum of
     the invocations') and ``wall_time_total_s``.

@@ -134,6 +134,8 @@ def head_to_head(factor: str, setting: str, seed: int = 0, games: int = HEAD_TO_
     workers, scheduler, progress
         As for every stage (the results do not depend on them).
 
+    Notes
+    -----
     Game ``r`` of a run has the seed ``derive_seed(derive_seed(seed, "head-to-head", factor,
     setting), "game", a, b, r)`` (:func:`gamelib.play.tournament.schedule`) with ``a``, ``b``
     the players ``"<factor>=<setting>:<run key>"`` and ``"committed:<run key>"``; the ablation
