@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from gamelib.diagrams import Diagram, _fmt, attrs, escape, svg_document
+from gamelib.diagrams import Diagram, _fmt, _wrap, attrs, escape, svg_document
 from gamelib.experiments.pgleaf.verdicts import RATE_TESTS
 from gamelib.runtime.paths import repo_root
 
@@ -42,17 +42,26 @@ def _statistic(test: str, value: float) -> str:
     return f"{100 * value:+.1f} pts".replace("-", "−")
 
 
-def _header(name: str) -> list[str]:
-    """A configuration's name on several lines: cut at each comma and before each parenthesis."""
-    return re.split(r", | (?=\()", name)
+def _header(name: str, width: float, size: float) -> list[str]:
+    """A configuration's name on several lines: cut at each comma and before each parenthesis,
+    and each part cut at spaces to fit ``width`` pixels at font size ``size``."""
+    return [line for part in re.split(r", | (?=\()", name) for line in _wrap(part, width, size)]
 
 
-def claims_figure(table=None, *, claim_width: float = 440, column: float = 150,
-                  line: float = 30) -> Diagram:
+#: Font sizes (CSS px at the figure's own width, which the book shows unscaled): none below 12.
+TITLE_SIZE, TEXT_SIZE, HEADER_SIZE, BADGE_SIZE = 15, 13, 12, 12
+
+
+def claims_figure(table=None, *, width: float = 700, column: float = 120,
+                  line: float = 17) -> Diagram:
     """A grid of verdict badges: a row per claim, a column per configuration, each badge with
     the claim's statistic (a win rate, or a difference of win rates in points, averaged over the
     replicates) and "k/n", the replicates on the claimed side; ``—`` where a configuration did
     not test the claim.
+
+    The figure is ``width`` pixels wide (the book's text column, so that it is shown at its own
+    size and its text stays at least 12 px): the claims take what the ``column``-wide
+    configuration columns leave (at least 180 px), wrapped onto lines of height ``line``.
 
     ``table`` has the columns ``configuration, claim, test, verdict, statistic, replicates,
     replicates_for`` (default: :func:`claims_table`).
@@ -66,40 +75,50 @@ def claims_figure(table=None, *, claim_width: float = 440, column: float = 150,
     configurations = list(dict.fromkeys(table.configuration))
     claims = list(dict.fromkeys(table.claim))
     cells = {(r.configuration, r.claim): r for r in table.itertuples()}
-    headers = {name: _header(name) for name in configurations}
     pad = 10.0
-    top = 64.0 + 14 * max(len(h) for h in headers.values())
+    claim_width = max(180.0, width - 2 * pad - column * len(configurations))
     width = 2 * pad + claim_width + column * len(configurations)
-    parts = [f'<text{attrs(x=_fmt(pad), y="20")} font-size="15" font-weight="bold">'
-             "The PGLeaf paper's claims under each configuration</text>",
-             f'<text{attrs(x=_fmt(pad), y="38")} font-size="11.5" fill="#555">'
-             "t-tests with the training run as the unit (mean over replicates shown), "
-             "Holm's correction at 1 % over each configuration's claims</text>"]
+    headers = {name: _header(name, column - 6, HEADER_SIZE) for name in configurations}
+    subtitle = _wrap("t-tests with the training run as the unit (mean over replicates shown), "
+                     "Holm's correction at 1 % over each configuration's claims",
+                     width - 2 * pad, HEADER_SIZE)
+    parts = [f'<text{attrs(x=_fmt(pad), y="20")} font-size="{TITLE_SIZE}" font-weight="bold">'
+             "The PGLeaf paper's claims under each configuration</text>"]
+    for k, text in enumerate(subtitle):
+        parts.append(f'<text{attrs(x=_fmt(pad), y=_fmt(38 + 15 * k))} font-size="{HEADER_SIZE}" '
+                     f'fill="#555">{escape(text)}</text>')
+    head = 38 + 15 * len(subtitle) + 8
     for j, name in enumerate(configurations):
         x = pad + claim_width + (j + 0.5) * column
         for k, text in enumerate(headers[name]):
-            parts.append(f'<text{attrs(x=_fmt(x), y=_fmt(56 + 14 * k))} font-size="12" '
+            parts.append(f'<text{attrs(x=_fmt(x), y=_fmt(head + 10 + 14 * k))} font-size="{HEADER_SIZE}" '
                          f'text-anchor="middle" font-weight="bold">{escape(text)}</text>')
+    y = head + 14 * max(len(h) for h in headers.values()) + 6
     for i, claim in enumerate(claims):
-        y = top + i * line
+        lines = _wrap(claim, claim_width - 8, TEXT_SIZE)
+        height = max(2 * line, len(lines) * line + 8)
+        middle = y + height / 2
         if i % 2 == 0:
-            parts.append(f'<rect{attrs(x=_fmt(pad), y=_fmt(y), width=_fmt(width - 2 * pad), height=_fmt(line), fill="#f4f4f4")}/>')
-        parts.append(f'<text{attrs(x=_fmt(pad + 4), y=_fmt(y + line / 2 + 5))} font-size="13">'
-                     f'{escape(claim)}</text>')
+            parts.append(f'<rect{attrs(x=_fmt(pad), y=_fmt(y), width=_fmt(width - 2 * pad), height=_fmt(height), fill="#f4f4f4")}/>')
+        first = middle - (len(lines) - 1) * line / 2 + 4.5
+        for k, text in enumerate(lines):
+            parts.append(f'<text{attrs(x=_fmt(pad + 4), y=_fmt(first + k * line))} '
+                         f'font-size="{TEXT_SIZE}">{escape(text)}</text>')
         for j, name in enumerate(configurations):
             x = pad + claim_width + j * column
             row = cells.get((name, claim))
             if row is None:
-                parts.append(f'<text{attrs(x=_fmt(x + column / 2), y=_fmt(y + line / 2 + 5))} '
-                             f'font-size="13" text-anchor="middle" fill="#999">—</text>')
+                parts.append(f'<text{attrs(x=_fmt(x + column / 2), y=_fmt(middle + 4.5))} '
+                             f'font-size="{TEXT_SIZE}" text-anchor="middle" fill="#999">—</text>')
                 continue
             symbol, color = VERDICT_STYLE[row.verdict]
             parts.append(f'<g{attrs(class_="claim", data_verdict=row.verdict, data_configuration=name, data_claim=claim)}>'
-                         f'<rect{attrs(x=_fmt(x + 8), y=_fmt(y + 4), width=_fmt(column - 16), height=_fmt(line - 8), rx="11", fill=color)}/>'
-                         f'<text{attrs(x=_fmt(x + column / 2), y=_fmt(y + line / 2 + 5))} '
-                         f'text-anchor="middle" font-size="12.5" fill="#fff">'
+                         f'<rect{attrs(x=_fmt(x + 4), y=_fmt(middle - 11), width=_fmt(column - 8), height="22", rx="11", fill=color)}/>'
+                         f'<text{attrs(x=_fmt(x + column / 2), y=_fmt(middle + 4))} '
+                         f'text-anchor="middle" font-size="{BADGE_SIZE}" fill="#fff">'
                          f'{escape(f"{symbol} {_statistic(row.test, row.statistic)} · {row.replicates_for}/{row.replicates}")}</text></g>')
-    height = top + len(claims) * line + 8
+        y += height
+    height = y + 8
     svg = svg_document(width, height, "".join(parts),
                        title="The PGLeaf paper's claims and their verdicts under each configuration")
     return Diagram(svg, width, height)
