@@ -6,6 +6,20 @@ of :mod:`gamelib.othello.search` with a leaf evaluation); the factories :func:`g
 :func:`mlp_player` (the value network of seed 004) and :func:`table_player` (the value table,
 with the network where the table has no entry).
 
+**Orientation.** The value table and the network are learned from WTHOR records, every one of
+which is stored with the first move f5 (:mod:`gamelib.othello.symmetry`). A game that starts
+with c4, d3 or e6 is the image of an f5 game under one of the start position's symmetries ``S``
+(:func:`gamelib.othello.symmetry.symmetry_to_f5`), and the records know its positions only as
+``S(s)``. A player made with ``orient=True`` (the default of :func:`mlp_player` and
+:func:`table_player`) therefore searches ``S(s)`` instead of ``s`` and plays ``S⁻¹ = S`` of the
+move it finds there: every leaf is looked up in the data's orientation, and a game from c4 is
+played exactly as its mirror image from f5. ``S`` is carried through the game: :func:`play_game`
+passes the game's first move to ``choose``. It is not guessed from the position, because the
+position alone does not tell the first move once c4, d3, e6 and f5 are all taken, and trying the
+four images of a position against the table can find more than one of them, with different
+values; averaging the network over the four images would cost four evaluations per leaf and mix
+in three orientations it never saw in training.
+
 :func:`play_match` plays pairs of games from random openings, each opening once with each
 colour, and reports wins, draws and losses with 95 % intervals. Every random choice (openings,
 random moves, tie-breaks between equal moves) is drawn from a generator derived from
@@ -21,7 +35,7 @@ import numpy as np
 
 from ..runtime import derive_rng, map_ordered
 from ..play.stats import Record, summarize, wilson_interval
-from . import core
+from . import core, symmetry
 from .board import Board, square_name
 from .mlp import MLP
 from .search import Evaluator, search
@@ -42,6 +56,10 @@ __all__ = [
 ]
 
 
+#: Counters of a player's effort that :func:`play_game` records per side.
+_EFFORT = ("nodes", "seconds", "table_probes", "table_hits")
+
+
 def _legal_squares(p, o) -> list[int]:
     mask = int(core.move_mask(np.uint64(p), np.uint64(o)))
     return [sq for sq in range(64) if mask >> sq & 1]
@@ -52,7 +70,7 @@ class RandomPlayer:
 
     name = "random"
 
-    def choose(self, black: int, white: int, black_to_move: bool, rng) -> int:
+    def choose(self, black: int, white: int, black_to_move: bool, rng, first_move=None) -> int:
         p, o = (black, white) if black_to_move else (white, black)
         moves = _legal_squares(p, o)
         return moves[int(rng.integers(len(moves)))]
@@ -63,15 +81,21 @@ class SearchPlayer:
     """Negamax αβ to ``depth`` plies (or iterative deepening under ``node_budget``).
 
     Equal-valued root moves are chosen between at random (seeded), so that deterministic
-    evaluations still give varied games.
+    evaluations still give varied games. With ``orient``, the position is searched in the
+    orientation of the WTHOR records (see the module docstring). ``nodes``, ``seconds``,
+    ``table_probes`` and ``table_hits`` add up the effort and the value-table look-ups of every
+    move chosen.
     """
 
     evaluator: Evaluator
     depth: int
     node_budget: int | None = None
     name: str = ""
+    orient: bool = False
     nodes: int = field(default=0, init=False)
     seconds: float = field(default=0.0, init=False)
+    table_probes: int = field(default=0, init=False)
+    table_hits: int = field(default=0, init=False)
 
     def __post_init__(self):
         if isinstance(self.depth, bool) or not isinstance(self.depth, int) or self.depth < 1:
@@ -79,13 +103,30 @@ class SearchPlayer:
         if not self.name:
             self.name = f"{self.evaluator.kind}-d{self.depth}"
 
-    def choose(self, black: int, white: int, black_to_move: bool, rng) -> int:
+    def choose(self, black: int, white: int, black_to_move: bool, rng, first_move=None) -> int:
+        """The move to play; ``first_move`` is the game's first move (None before it)."""
         start = time.perf_counter()
+        sym = self._symmetry(black, white, first_move)
+        black, white = (int(symmetry.transform(sym, np.uint64(x))) for x in (black, white))
         result = search(black, white, black_to_move, self.evaluator, self.depth,
                         self.node_budget, tie_break=float(rng.random()))
         self.seconds += time.perf_counter() - start
         self.nodes += result.nodes
-        return result.move
+        self.table_probes += result.table_probes
+        self.table_hits += result.table_hits
+        return result.move if result.move < 0 else symmetry.transform_square(sym, result.move)
+
+    def _symmetry(self, black, white, first_move) -> int:
+        """The symmetry that maps this game into the data's orientation (identity without
+        ``orient``)."""
+        if not self.orient:
+            return symmetry.IDENTITY
+        if first_move is not None:
+            return symmetry.symmetry_to_f5(first_move)
+        if (int(black), int(white)) == (int(core.START_BLACK), int(core.START_WHITE)):
+            return symmetry.IDENTITY  # every symmetry keeps the start position
+        raise ValueError(f"player {self.name} orients positions as in the game records and "
+                         "needs the game's first move (first_move) after the start position")
 
 
 def greedy_player() -> SearchPlayer:
@@ -98,27 +139,34 @@ def positional_player(depth: int = 2, weights=None) -> SearchPlayer:
     return SearchPlayer(Evaluator.positional(weights), depth, name=f"positional-d{depth}")
 
 
-def mlp_player(mlp: MLP, depth: int = 2, node_budget: int | None = None) -> SearchPlayer:
-    """αβ with the value network as its evaluation."""
-    return SearchPlayer(Evaluator.from_mlp(mlp), depth, node_budget, name=f"mlp-d{depth}")
+def mlp_player(mlp: MLP, depth: int = 2, node_budget: int | None = None,
+               orient: bool = True) -> SearchPlayer:
+    """αβ with the value network as its evaluation, positions in the records' orientation
+    unless ``orient=False``."""
+    return SearchPlayer(Evaluator.from_mlp(mlp), depth, node_budget, name=f"mlp-d{depth}",
+                        orient=orient)
 
 
-def table_player(table: ValueTable, depth: int = 2, fallback: MLP | None = None) -> SearchPlayer:
-    """αβ with the value table where it has the position, else ``fallback`` (or an even 0)."""
+def table_player(table: ValueTable, depth: int = 2, fallback: MLP | None = None,
+                 orient: bool = True) -> SearchPlayer:
+    """αβ with the value table where it has the position, else ``fallback`` (or an even 0),
+    positions in the records' orientation unless ``orient=False``."""
     name = f"table{'+mlp' if fallback is not None else ''}-d{depth}"
-    return SearchPlayer(Evaluator.from_table(table, fallback), depth, name=name)
+    return SearchPlayer(Evaluator.from_table(table, fallback), depth, name=name, orient=orient)
 
 
 @dataclass(frozen=True)
 class OthelloGame:
     """One finished game: the moves (squares, passes left out), the final disc counts, and
-    the search nodes and seconds spent by Black and by White."""
+    the search nodes, seconds, value-table look-ups and hits of Black and of White."""
 
     moves: tuple
     black_discs: int
     white_discs: int
     nodes: tuple = (0, 0)
     seconds: tuple = (0.0, 0.0)
+    table_probes: tuple = (0, 0)
+    table_hits: tuple = (0, 0)
 
     @property
     def score(self) -> int:
@@ -155,15 +203,15 @@ def play_game(black_player, white_player, opening=(), rng=None) -> OthelloGame:
     Parameters
     ----------
     black_player, white_player
-        Objects with ``choose(black, white, black_to_move, rng) -> square``.
+        Objects with ``choose(black, white, black_to_move, rng, first_move) -> square``
+        (``first_move``: the game's first square, None before it).
     opening : sequence of int
         Squares played first (must be legal).
     rng : numpy Generator, optional
         Source of the players' random choices (default: seeded with 0).
     """
     rng = np.random.default_rng(0) if rng is None else rng
-    nodes = [0, 0]
-    seconds = [0.0, 0.0]
+    effort = {key: [0, 0] for key in _EFFORT}
     black, white = core.START_BLACK, core.START_WHITE
     black_to_move = True
     moves = []
@@ -181,11 +229,12 @@ def play_game(black_player, white_player, opening=(), rng=None) -> OthelloGame:
             k += 1
         else:
             player = black_player if black_to_move else white_player
-            n0, s0 = getattr(player, "nodes", 0), getattr(player, "seconds", 0.0)
-            sq = int(player.choose(int(black), int(white), black_to_move, rng))
+            before = [getattr(player, key, 0) for key in _EFFORT]
+            sq = int(player.choose(int(black), int(white), black_to_move, rng,
+                                   moves[0] if moves else None))
             side = 0 if black_to_move else 1
-            nodes[side] += getattr(player, "nodes", 0) - n0
-            seconds[side] += getattr(player, "seconds", 0.0) - s0
+            for key, b in zip(_EFFORT, before):
+                effort[key][side] += getattr(player, key, 0) - b
         if not (0 <= sq < 64 and mask >> sq & 1):
             who = getattr(black_player if black_to_move else white_player, "name", "player")
             raise ValueError(f"illegal move {sq} by {who} after {len(moves)} moves")
@@ -196,7 +245,7 @@ def play_game(black_player, white_player, opening=(), rng=None) -> OthelloGame:
     if k < len(opening):
         raise ValueError(f"opening {opening} ends the game after {k} moves")
     return OthelloGame(tuple(moves), int(core.popcount(black)), int(core.popcount(white)),
-                      tuple(nodes), tuple(seconds))
+                       **{key: tuple(v) for key, v in effort.items()})
 
 
 @dataclass
@@ -204,8 +253,9 @@ class MatchResult:
     """Results of player ``a`` against player ``b`` (from ``a``'s view).
 
     ``nodes`` and ``seconds`` add up the search effort of ``a``'s moves (0 for a random
-    player); ``games`` lists the games in the order played (pair ``i``: games ``2i`` with ``a``
-    as Black and ``2i + 1`` with ``a`` as White).
+    player); ``table_probes`` and ``table_hits`` are the value-table look-ups and hits of ``a``
+    and of ``b``; ``games`` lists the games in the order played (pair ``i``: games ``2i`` with
+    ``a`` as Black and ``2i + 1`` with ``a`` as White).
     """
 
     a: str
@@ -214,6 +264,8 @@ class MatchResult:
     nodes: int = 0
     seconds: float = 0.0
     games: list = field(repr=False, default_factory=list)
+    table_probes: tuple = (0, 0)
+    table_hits: tuple = (0, 0)
 
     def summary(self, confidence: float = 0.95) -> dict:
         """Counts, the win rate ``wins / (wins + losses)`` with Wilson and Clopper-Pearson
@@ -265,12 +317,17 @@ def play_match(a, b, n_pairs: int, opening_plies: int = 4, seed: int = 0,
     games = map_ordered(_play_one, jobs, workers, progress=progress,
                         desc=f"{a.name} vs {b.name}")
     outcomes, nodes, seconds = [], 0, 0.0
+    probes, hits = [0, 0], [0, 0]
     for (_, _, _, colour, _, _), game in zip(jobs, games):
         diff = game.black_discs - game.white_discs
         outcomes.append(int(np.sign(diff if colour == 0 else -diff)))
         nodes += game.nodes[colour]
         seconds += game.seconds[colour]
-    return MatchResult(a.name, b.name, Record.from_outcomes(outcomes), nodes, seconds, games)
+        for k, side in enumerate((colour, 1 - colour)):  # a's side, then b's
+            probes[k] += game.table_probes[side]
+            hits[k] += game.table_hits[side]
+    return MatchResult(a.name, b.name, Record.from_outcomes(outcomes), nodes, seconds, games,
+                       tuple(probes), tuple(hits))
 
 
 # --- benchmark ----------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ The evaluation of a leaf is always a score in [-1, 1] from the view of the side 
 * ``mlp``: :math:`2 v - 1` with :math:`v` the network's win probability for the side to move
   (:math:`v_\\theta(s)` for Black, :math:`1 - v_\\theta(s)` for White, eq. 3);
 * ``table``: the same with the value table's :math:`v_b(s)` where the position is in the table,
-  and elsewhere the fallback network (or 0, an even game, without one).
+  and elsewhere the fallback network (or 0, an even game, without one). :class:`SearchResult`
+  counts the leaves looked up in the table and those found there.
 
 A finished game scores :math:`\\pm(2 + |d|/64)` (``d`` the final disc difference) and 0 for a draw,
 so a proven win beats any evaluation. A side without a move passes without spending depth.
@@ -115,8 +116,10 @@ class Evaluator:
 
 
 @njit(cache=True)
-def _evaluate(p, o, black_to_move, kind, weights, params, sizes, code, slots, keys_b, keys_w, v_b):
-    """Leaf score in [-1, 1] for the side to move (``p``)."""
+def _evaluate(p, o, black_to_move, stats, kind, weights, params, sizes, code, slots, keys_b,
+              keys_w, v_b):
+    """Leaf score in [-1, 1] for the side to move (``p``); a table look-up adds 1 to
+    ``stats[2]``, and 1 to ``stats[3]`` when the table has the position."""
     if kind == EVAL_DISCS:
         return (core.popcount(p) - core.popcount(o)) / 64.0
     if kind == EVAL_POSITIONAL:
@@ -135,6 +138,9 @@ def _evaluate(p, o, black_to_move, kind, weights, params, sizes, code, slots, ke
     v = -1.0
     if kind == EVAL_TABLE:
         v = table_value(slots, keys_b, keys_w, v_b, black, white)
+        stats[2] += 1
+        if v >= 0.0:
+            stats[3] += 1
     if v < 0.0:
         if sizes.shape[0] == 0:
             return 0.0
@@ -157,7 +163,8 @@ def _final(p, o):
 @njit(cache=True)
 def _negamax(p, o, black_to_move, depth, alpha, beta, stats, budget,
              kind, weights, params, sizes, code, slots, keys_b, keys_w, v_b):
-    """Fail-soft negamax αβ; ``stats[0]`` counts nodes, ``stats[1]`` is set on budget abort."""
+    """Fail-soft negamax αβ; ``stats[0]`` counts nodes, ``stats[1]`` is set on budget abort,
+    ``stats[2:4]`` count table look-ups and hits (:func:`_evaluate`)."""
     stats[0] += 1
     if budget > 0 and stats[0] > budget:
         stats[1] = 1
@@ -169,7 +176,7 @@ def _negamax(p, o, black_to_move, depth, alpha, beta, stats, budget,
         return -_negamax(o, p, not black_to_move, depth, -beta, -alpha, stats, budget,
                          kind, weights, params, sizes, code, slots, keys_b, keys_w, v_b)
     if depth <= 0:
-        return _evaluate(p, o, black_to_move, kind, weights, params, sizes, code,
+        return _evaluate(p, o, black_to_move, stats, kind, weights, params, sizes, code,
                          slots, keys_b, keys_w, v_b)
     best = -np.inf
     for k in range(64):
@@ -230,8 +237,8 @@ def _evaluate_one(p, o, black_to_move, kind, weights, params, sizes, code, slots
                   keys_w, v_b):
     if core.is_game_over(p, o):
         return _final(p, o)
-    return _evaluate(p, o, black_to_move, kind, weights, params, sizes, code, slots, keys_b,
-                     keys_w, v_b)
+    return _evaluate(p, o, black_to_move, np.zeros(4, np.int64), kind, weights, params, sizes,
+                     code, slots, keys_b, keys_w, v_b)
 
 
 @dataclass(frozen=True)
@@ -248,12 +255,16 @@ class SearchResult:
         Depth of the deepest completed iteration.
     nodes : int
         Nodes visited (all iterations, the aborted one included).
+    table_probes, table_hits : int
+        Leaves looked up in the value table (``table`` evaluation) and those it has.
     """
 
     move: int
     score: float
     depth: int
     nodes: int
+    table_probes: int = 0
+    table_hits: int = 0
 
 
 def _board_args(black, white, black_to_move):
@@ -306,7 +317,7 @@ def search(black: int, white: int, black_to_move: bool, evaluator: Evaluator, de
             raise ValueError("the game is over: there is no move to search")
         return SearchResult(-1, float("nan"), 0, 0)
     order = np.array([sq for sq in _MOVE_ORDER if moves >> int(sq) & 1], dtype=np.int64)
-    stats = np.zeros(2, dtype=np.int64)
+    stats = np.zeros(4, dtype=np.int64)
     first = 1 if node_budget is not None else depth
     best = None
     for d in range(first, depth + 1):
@@ -319,4 +330,5 @@ def search(black: int, white: int, black_to_move: bool, evaluator: Evaluator, de
         best = SearchResult(int(sq), float(score), d, 0)
         # try the best moves of this iteration first in the next one
         order = order[np.argsort(-scores, kind="stable")]
-    return SearchResult(best.move, best.score, best.depth, int(stats[0]))
+    return SearchResult(best.move, best.score, best.depth, int(stats[0]), int(stats[2]),
+                        int(stats[3]))

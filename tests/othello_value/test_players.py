@@ -15,7 +15,10 @@ from gamelib.othello.players import (
     random_opening,
     table_player,
 )
+from gamelib.othello.symmetry import FLIP_A1H8, FLIP_A8H1, ROTATE_180, transform_squares
 from gamelib.othello.value_table import ValueTable, decompose_games
+
+F5 = 37  # the first move of every WTHOR record
 
 
 def test_games_are_legal_and_scored_like_the_engine():
@@ -64,7 +67,7 @@ def test_positional_search_beats_random_play_significantly():
 
 def test_table_player_plays_the_recorded_winning_line():
     # one recorded game, won by Black: the table says its positions are wins for Black
-    game = play_game(greedy_player(), RandomPlayer(), (), np.random.default_rng(1))
+    game = play_game(greedy_player(), RandomPlayer(), (F5,), np.random.default_rng(1))
     moves = game.move_string()
     black_won = game.black_discs > game.white_discs
     dec = decompose_games([moves], [64 if black_won else 0])
@@ -75,7 +78,8 @@ def test_table_player_plays_the_recorded_winning_line():
     for k, sq in enumerate(game.moves):
         black_to_move = board.turn == "X"
         if black_to_move == black_won:
-            chosen = player.choose(board.black, board.white, black_to_move, np.random.default_rng(0))
+            chosen = player.choose(board.black, board.white, black_to_move,
+                                   np.random.default_rng(0), first_move=F5)
             after = board.copy()
             after.push(chosen)
             assert table.lookup([after.black], [after.white])["v_b"].iat[0] \
@@ -88,3 +92,58 @@ def test_bad_match_arguments():
         play_match(greedy_player(), RandomPlayer(), 0)
     with pytest.raises(ValueError, match="search depth"):
         positional_player(0)
+
+
+def _f5_table(n_games=30, opening=(F5,)):
+    """A value table of games that all start with f5, like the WTHOR records (and with
+    ``opening``)."""
+    games = [play_game(greedy_player(), RandomPlayer(), opening, np.random.default_rng(g))
+             for g in range(n_games)]
+    moves = [g.move_string() for g in games]
+    return ValueTable.from_decomposition(decompose_games(moves, [g.black_discs for g in games]))
+
+
+F5_OPENING = (F5, 43, 34)  # f5 d6 c5 (f5 f6 e6 is its own image in the a1-h8 diagonal)
+
+
+@pytest.fixture(scope="module")
+def opening_table():
+    return _f5_table(40, F5_OPENING)
+
+
+@pytest.mark.parametrize("sym", [ROTATE_180, FLIP_A1H8, FLIP_A8H1])
+def test_a_game_from_another_first_move_is_played_as_its_image_from_f5(sym, opening_table):
+    net = MLP.init((64, 8, 1), seed=0)
+    mirrored = transform_squares(sym, F5_OPENING)  # starts with c4, e6 or d3
+    assert mirrored[0] != F5
+
+    def game(opening, orient):
+        return play_game(table_player(opening_table, 2, orient=orient),
+                         mlp_player(net, 1, orient=orient), opening, np.random.default_rng(5))
+
+    from_f5, from_other = game(F5_OPENING, True), game(mirrored, True)
+    # the same game move for move, the same look-ups and the same hits in the table
+    assert transform_squares(sym, from_f5.moves) == from_other.moves
+    assert from_other.table_probes == from_f5.table_probes
+    assert from_other.table_hits == from_f5.table_hits
+    assert from_f5.table_hits[0] >= 5 and from_f5.table_probes[1] == 0  # black: the table
+    # without the orientation the table is blind in the mirrored game
+    assert game(mirrored, False).table_hits[0] < from_other.table_hits[0] / 2
+
+
+def test_match_counts_table_lookups_of_both_players(opening_table):
+    res = play_match(greedy_player(), table_player(opening_table, 1), n_pairs=2,
+                     opening_plies=0, seed=1)
+    assert res.table_probes[0] == res.table_hits[0] == 0
+    assert res.table_probes[1] == sum(g.table_probes[1 - k % 2] for k, g in enumerate(res.games))
+    assert 0 < res.table_hits[1] <= res.table_probes[1]
+
+
+def test_an_orienting_player_needs_the_first_move():
+    board = Board()
+    board.play("c4")
+    player = table_player(_f5_table(2), 1)
+    with pytest.raises(ValueError, match="needs the game's first move"):
+        player.choose(board.black, board.white, False, np.random.default_rng(0))
+    start = Board()  # the start position is the same in every orientation
+    assert player.choose(start.black, start.white, True, np.random.default_rng(0)) in (19, 26, 37, 44)
