@@ -6,7 +6,7 @@ no "seed 004" or "the seeds" for the sources, no issue numbers, work sessions, "
 configurations called "closest", paths into the team's shared folder, or "targets of this
 project". :data:`TEAM_WORDS` lists those words; two tests look for them:
 
-* in the sources of every page -- the Markdown pages ``book/*.md`` and the Markdown cells of
+* in the sources of every page -- the Markdown pages ``book/**/*.md`` and the Markdown cells of
   ``notebooks/*.ipynb`` (one test per file, so a page's test names the file to fix);
 * in the built book -- the visible text of every page of ``_build/html`` (also the API
   reference, whose text comes from gamelib's docstrings), skipped when no book has been built.
@@ -92,7 +92,7 @@ def _report(hits) -> str:
     return "\n".join(f"  {word!r} ({why}): {sentence}" for word, why, sentence in hits)
 
 
-SOURCES = sorted((ROOT / "book").glob("*.md")) + sorted((ROOT / "notebooks").glob("*.ipynb"))
+SOURCES = sorted((ROOT / "book").rglob("*.md")) + sorted((ROOT / "notebooks").glob("*.ipynb"))
 PAGES = sorted(BUILT.rglob("*.html")) if BUILT.is_dir() else []
 
 

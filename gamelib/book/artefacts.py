@@ -1,5 +1,5 @@
 """The index of artefacts: every figure, table and number file under ``data/``, the chapter
-that shows it, and the command that regenerates it.
+that shows it, the command that regenerates it, and a link that downloads it from the book.
 
 Two kinds of folder hold them:
 
@@ -12,18 +12,24 @@ Two kinds of folder hold them:
   running the chapter at ``profile=paper``.
 
 The index is built from the folders themselves, so it cannot list a file that does not exist
-or miss one that does.
+or miss one that does. :func:`artefact_markdown` writes it as MyST: a short section per
+chapter, the chapter's paper-scale runs first, each run's command once and its files as
+``{download}`` links (Sphinx copies each file into the built book's ``_downloads/``).
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
-from gamelib.diagrams import escape
+import yaml
+
 from gamelib.runtime.paths import repo_root
 
-__all__ = ["KINDS", "MADE_BY", "chapter_title", "artefact_rows", "artefact_html"]
+__all__ = ["KINDS", "MADE_BY", "chapter_title", "toc_notebooks", "experiment_command",
+           "artefact_rows",
+           "artefact_groups", "artefact_markdown"]
 
 #: File suffix -> kind of artefact (other files, e.g. parameter arrays, are not listed).
 KINDS = {".png": "figure", ".svg": "figure", ".csv": "table", ".md": "table", ".json": "numbers",
@@ -55,7 +61,9 @@ def chapter_title(name: str, root: Path | None = None) -> str:
     return name
 
 
-def _experiment_command(folder: Path, root: Path) -> str | None:
+def experiment_command(folder: Path, root: Path) -> str | None:
+    """The ``python -m gamelib.experiments`` command that made the run in ``folder`` (None when
+    its ``provenance.json`` names no experiment, or there is none)."""
     prov_path = folder / "provenance.json"
     if not prov_path.exists():
         return None
@@ -93,7 +101,7 @@ def artefact_rows(root: str | Path | None = None) -> list[dict]:
                 else:
                     command = MADE_BY.get(path.relative_to(root).as_posix())
                     for folder in path.relative_to(chapter_dir).parents:
-                        command = command or _experiment_command(chapter_dir / folder, root)
+                        command = command or experiment_command(chapter_dir / folder, root)
                     command = command or (f"python -m gamelib.notebook run {chapter} "
                                           "-p profile paper")
                 rows.append({"chapter": chapter, "title": chapter_title(chapter, root),
@@ -102,15 +110,79 @@ def artefact_rows(root: str | Path | None = None) -> list[dict]:
     return rows
 
 
-def artefact_html(rows: list[dict] | None = None) -> str:
-    """The index as an HTML table grouped by chapter, each chapter linking to its page."""
-    rows = artefact_rows() if rows is None else rows
-    out = ['<table class="table artefact-index"><thead><tr><th>chapter</th><th>file</th>'
-           "<th>kind</th><th>profile</th><th>command that regenerates it</th></tr></thead><tbody>"]
+def toc_notebooks(root: str | Path | None = None) -> list[str]:
+    """The notebooks of ``_toc.yml`` in reading order (their file stems)."""
+    root = repo_root() if root is None else Path(root)
+    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
+    files = [c["file"] for part in toc.get("parts", []) for c in part.get("chapters", [])]
+    return [f.split("/", 1)[1] for f in files if f.startswith("notebooks/")]
+
+
+def artefact_groups(rows: list[dict] | None = None, root: str | Path | None = None) -> list[dict]:
+    """The rows grouped as the index shows them: one dict per chapter (``chapter``, ``title``,
+    ``runs``), chapters in the order of the table of contents; each run (files made by one
+    command: ``profile``, ``folder`` relative to the chapter's folder, ``command``, ``files``)
+    with the paper profile's runs first."""
+    root = repo_root() if root is None else Path(root)
+    rows = artefact_rows(root) if rows is None else rows
+    order = toc_notebooks(root)
+    chapters: dict[str, dict] = {}
     for r in rows:
-        link = f'<a href="../notebooks/{escape(r["chapter"])}.html">{escape(r["title"])}</a>'
-        out.append(f"<tr><td>{link}</td><td><code>{escape(r['file'])}</code></td>"
-                   f"<td>{escape(r['kind'])}</td><td>{escape(r['profile'])}</td>"
-                   f"<td><code>{escape(r['command'])}</code></td></tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
+        chapter = chapters.setdefault(r["chapter"], {"chapter": r["chapter"], "title": r["title"],
+                                                     "runs": {}})
+        run = chapter["runs"].setdefault((r["profile"] != "paper", r["command"]),
+                                         {"profile": r["profile"], "command": r["command"],
+                                          "files": []})
+        run["files"].append(r["file"])
+    out = []
+    for name in sorted(chapters, key=lambda c: (order.index(c) if c in order else len(order), c)):
+        chapter = chapters[name]
+        runs = list(chapter["runs"].values())
+        for run in runs:
+            base = (Path("data", "results", "paper", name) if run["profile"] == "paper"
+                    else Path("data", "reference", name))
+            folder = Path(os.path.commonpath([Path(f).parent for f in run["files"]]))
+            run["folder"] = folder.relative_to(base).as_posix() if folder != base else ""
+        # paper scale first; within it the chapter's own files, then runs from the shallowest
+        # folder (the main run) to the deepest (its variants)
+        runs.sort(key=lambda r: (r["profile"] != "paper", r["folder"].count("/") + bool(r["folder"]),
+                                 r["folder"], r["command"]))
+        out.append({"chapter": name, "title": chapter["title"], "runs": runs})
+    return out
+
+
+def _download(file: str, page_dir: str) -> str:
+    """A MyST ``{download}`` link to ``file`` (relative to the repository) from a page in
+    ``page_dir``, shown as the file's name."""
+    target = Path(os.path.relpath(file, page_dir)).as_posix()
+    return f"{{download}}`{Path(file).name} <{target}>`"
+
+
+def artefact_markdown(groups: list[dict] | None = None, page_dir: str = "book",
+                      root: str | Path | None = None) -> str:
+    """The index as MyST Markdown for a page in ``page_dir`` (relative to the repository root):
+    per chapter a heading, a link to the chapter, and per run its folder, the command that
+    regenerates it and its files as download links, by kind."""
+    root = repo_root() if root is None else Path(root)
+    groups = artefact_groups(root=root) if groups is None else groups
+    out = []
+    for chapter in groups:
+        out.append(f"## {chapter['title']}\n")
+        if (root / "notebooks" / f"{chapter['chapter']}.ipynb").exists():
+            page = Path(os.path.relpath(Path("notebooks", chapter["chapter"]), page_dir)).as_posix()
+            out.append(f"Shown in the chapter {{doc}}`{chapter['title']} <{page}>`.\n")
+        for run in chapter["runs"]:
+            where = ("Paper scale" if run["profile"] == "paper" else
+                     "Small rerun (quick profile): the reference the tests compare, not a result")
+            folder = f", `{run['folder']}/`" if run["folder"] else ""
+            out.append(f"**{where}**{folder} -- made by\n\n```\n{run['command']}\n```\n")
+            by_kind: dict[str, list[str]] = {}
+            for file in run["files"]:
+                by_kind.setdefault(KINDS[Path(file).suffix], []).append(file)
+            for kind in ("figure", "table", "numbers"):
+                if kind in by_kind:
+                    links = " · ".join(_download(f, page_dir) for f in by_kind[kind])
+                    label = {"figure": "Figures", "table": "Tables", "numbers": "Numbers"}[kind]
+                    out.append(f"* {label}: {links}")
+            out.append("")
+    return "\n".join(out)

@@ -15,7 +15,7 @@ from gamelib.diagrams import Diagram, _fmt, _wrap, attrs, escape, svg_document
 from gamelib.experiments.pgleaf.verdicts import RATE_TESTS
 from gamelib.runtime.paths import repo_root
 
-__all__ = ["CLAIMS_TABLE", "VERDICT_STYLE", "claims_table", "claims_figure"]
+__all__ = ["CLAIMS_TABLE", "VERDICT_STYLE", "claims_table", "claims_figure", "verdict_grid"]
 
 #: The verdict table, relative to the repository root.
 CLAIMS_TABLE = Path("data", "results", "paper", "pgleaf", "claims_by_configuration.csv")
@@ -122,3 +122,24 @@ def claims_figure(table=None, *, width: float = 700, column: float = 120,
     svg = svg_document(width, height, "".join(parts),
                        title="The PGLeaf paper's claims and their verdicts under each configuration")
     return Diagram(svg, width, height)
+
+
+def verdict_grid(table=None):
+    """The figure's grid as a table (the page *Results at a glance*): a row per claim, a column
+    per configuration, each cell the verdict, the claim's statistic and how many training runs
+    fall on the claimed side (``"✔ reproduced, 73.6 %, 5 of 5"``); empty where a configuration
+    did not test the claim."""
+    import pandas as pd
+
+    table = claims_table() if table is None else table
+    cells = {}
+    for r in table.itertuples():
+        symbol = VERDICT_STYLE[r.verdict][0]
+        cells.setdefault(r.claim, {})[r.configuration] = (
+            f"{symbol} {r.verdict}, {_statistic(r.test, r.statistic)}, "
+            f"{r.replicates_for} of {r.replicates}")
+    configurations = list(dict.fromkeys(table.configuration))
+    grid = pd.DataFrame.from_dict(cells, orient="index").reindex(columns=configurations)
+    grid.index.name = "claim"
+    return grid.fillna("")
+

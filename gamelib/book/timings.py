@@ -8,7 +8,7 @@ from pathlib import Path
 from gamelib.runtime.paths import repo_root
 from gamelib.runtime.report import stage_totals
 
-__all__ = ["paper_wall_times"]
+__all__ = ["paper_wall_times", "paper_runs"]
 
 
 def _stages(provenance: dict) -> dict[str, float]:
@@ -40,3 +40,24 @@ def paper_wall_times(root: str | Path | None = None):
                      "stages (s)": ", ".join(f"{k} {v:,.0f}" for k, v in sorted(stages.items())),
                      "wall time (min)": round(sum(stages.values()) / 60, 1), "note": note})
     return pd.DataFrame(rows, columns=["run", "invocations", "stages (s)", "wall time (min)", "note"])
+
+
+def paper_runs(root: str | Path | None = None):
+    """The committed paper-profile runs as a reader plans one: ``chapter`` (its results
+    folder), ``run`` (the folder under it), ``wall time`` (h:mm on the machine that made it,
+    every invocation summed, :func:`paper_wall_times`) and the ``command`` that makes it (the
+    experiment's, or the chapter's run at the paper profile)."""
+    import pandas as pd
+
+    from gamelib.book.artefacts import experiment_command
+
+    root = repo_root() if root is None else Path(root)
+    rows = []
+    for r in paper_wall_times(root).to_dict("records"):
+        chapter, _, run = Path(r["run"]).relative_to("data/results/paper").as_posix().partition("/")
+        minutes = round(r["wall time (min)"])
+        command = (experiment_command(root / r["run"], root)
+                   or f"python -m gamelib.notebook run {chapter} -p profile paper")
+        rows.append({"chapter": chapter, "run": run or "(the chapter's folder)",
+                     "wall time": f"{minutes // 60}:{minutes % 60:02d}", "command": command})
+    return pd.DataFrame(rows, columns=["chapter", "run", "wall time", "command"])
