@@ -55,11 +55,10 @@ from gamelib.runtime.atomic import atomic_write_with
 from gamelib.runtime.checks import check_seed
 from gamelib.runtime.paths import repo_root, results_dir
 from gamelib.runtime.profiles import COMMON_PARAMETERS, Sized, validate_profiles
+from gamelib.runtime.report import FIGURE_DPI, FIGURE_SIZE, set_plot_style
 
 #: Set by :func:`run` for the kernel: the folder where artefacts wait until the run succeeds.
 STAGING_ENV = "GAMELIB_NOTEBOOK_STAGING"
-FIGURE_SIZE = (6.4, 4.0)
-FIGURE_DPI = 100
 
 _SNAPSHOT_KEY = "__gamelib_names_before_parameters__"
 
@@ -229,16 +228,6 @@ def experiment_profiles(name: str, keys) -> dict[str, dict[str, Any]]:
     return {profile: {k: sizes[k] for k in keys} for profile, sizes in profiles.items()}
 
 
-def set_plot_style() -> None:
-    """A fixed, font-stable matplotlib style for every chapter figure."""
-    import matplotlib
-
-    matplotlib.rcParams.update({
-        "figure.figsize": FIGURE_SIZE, "figure.dpi": FIGURE_DPI, "savefig.dpi": FIGURE_DPI,
-        "font.family": "DejaVu Sans", "font.size": 10, "axes.grid": True, "grid.alpha": 0.3,
-        "axes.spines.top": False, "axes.spines.right": False, "legend.frameon": False,
-        "svg.hashsalt": "gamelib", "path.simplify": False,
-    })
 
 
 def _artefact(cfg: Config, stem: str, suffix: str) -> Path:

@@ -20,8 +20,25 @@ from typing import Any, Mapping
 from gamelib.runtime.atomic import (atomic_write_bytes, atomic_write_json, atomic_write_text,
                                         read_json)
 
-__all__ = ["write_csv", "write_figure", "git_commit", "machine", "append_provenance",
-           "stage_totals"]
+__all__ = ["FIGURE_SIZE", "FIGURE_DPI", "set_plot_style", "write_csv", "write_figure",
+           "git_commit", "machine", "append_provenance", "stage_totals"]
+
+#: Size (inches) and resolution of every chapter figure.
+FIGURE_SIZE = (6.4, 4.0)
+FIGURE_DPI = 100
+
+
+def set_plot_style() -> None:
+    """A fixed, font-stable matplotlib style for every chapter figure (and the run reports a
+    chapter shows)."""
+    import matplotlib
+
+    matplotlib.rcParams.update({
+        "figure.figsize": FIGURE_SIZE, "figure.dpi": FIGURE_DPI, "savefig.dpi": FIGURE_DPI,
+        "font.family": "DejaVu Sans", "font.size": 10, "axes.grid": True, "grid.alpha": 0.3,
+        "axes.spines.top": False, "axes.spines.right": False, "legend.frameon": False,
+        "svg.hashsalt": "gamelib", "path.simplify": False,
+    })
 
 
 def write_csv(out: Path, name: str, frame, index: bool = False) -> Path:
