@@ -103,11 +103,19 @@ def test_install_cell_installs_when_gamelib_is_missing(monkeypatch, tmp_path):
     assert Path.cwd() == tmp_path / "gamelib-repo" / "notebooks"
 
 
+#: A parameters cell is shown collapsed (its sizes visible on a click) or, in chapters not yet
+#: converted, removed; the PGLeaf part shows it.
+PARAMETER_CELL_TAGS = {"hide-input", "hide-cell", "remove-input"}
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_plumbing_hidden_parameters_tag_kept_overview_first(path):
     nb = cells(path)
     params = [c for c in nb if "parameters" in tags(c)]
-    assert len(params) == 1 and "remove-input" in tags(params[0])
+    assert len(params) == 1 and PARAMETER_CELL_TAGS & set(tags(params[0]))
+    if path.stem.startswith("pgleaf"):
+        assert {"hide-input", "hide-cell"} & set(tags(params[0])), "readers see the profile sizes"
+        assert not {"remove-input", "remove-cell"} & set(tags(params[0]))
     for needle in ("PROFILES = ", "nb.configure(globals()"):
         [cell] = [c for c in nb if needle in "".join(c["source"])]
         assert "remove-input" in tags(cell), needle
@@ -196,3 +204,29 @@ def test_dedupe_scripts_drops_the_repeated_inline_script():
     context = {"script_files": scripts}
     ext._dedupe(None, "page", "page.html", context, None)
     assert context["script_files"] == [scripts[0], scripts[1], scripts[3]]
+
+
+# ----------------------------------------------------------------------- the PGLeaf part
+PGLEAF_PAGES = sorted((ROOT / "notebooks").glob("pgleaf*.ipynb"))
+
+
+def prose_words(path) -> int:
+    """Words a reader reads on a notebook page: its Markdown cells and the Markdown its cells
+    print (stored outputs)."""
+    words = 0
+    for cell in cells(path):
+        if cell["cell_type"] == "markdown":
+            words += len("".join(cell["source"]).split())
+        for out in cell.get("outputs", []):
+            text = out.get("data", {}).get("text/markdown", "")
+            words += len(("".join(text) if isinstance(text, list) else text).split())
+    return words
+
+
+@pytest.mark.parametrize("path", PGLEAF_PAGES, ids=lambda p: p.stem)
+def test_pgleaf_part_pages_are_short_and_in_the_toc(path):
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    [part] = [p for p in toc["parts"] if p["caption"].startswith("PGLeaf")]
+    assert f"notebooks/{path.stem}" in [c["file"] for c in part["chapters"]]
+    assert part["chapters"][0]["file"] == "notebooks/pgleaf"         # the overview first
+    assert 100 < prose_words(path) <= 3000, prose_words(path)

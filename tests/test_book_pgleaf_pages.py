@@ -25,6 +25,9 @@ def test_claim_parts_and_statistics():
     with pytest.raises(ValueError, match="claim number"):
         pp.claim_parts("PGLeaf beats REINFORCE")
     assert pp.statistic_text("one-sample t", 0.736) == "73.6 %"
+    assert pp.percent_range(0.46, 0.522) == "46.0–52.2 %"
+    assert pp.percent_range(1.0, 0.99999) == "100.0 %"
+    assert pp.percent_range(0.05, 0.55, 0) == "5–55 %"
     assert pp.statistic_text("paired t", -0.1255) == "−12.6 points"
     assert pp.statistic_text("paired t equivalence", 0.019) == "+1.9 points"
 

@@ -9,7 +9,9 @@
 * :mod:`gamelib.book.artefacts` -- the index of artefacts: every figure, table and number file
   under ``data/``, the chapter that shows it, the command that regenerates it and a link that
   downloads it;
-* :mod:`gamelib.book.timings` -- the wall times of the committed paper-profile runs.
+* :mod:`gamelib.book.timings` -- the wall times of the committed paper-profile runs;
+* :mod:`gamelib.book.pgleaf_pages` -- the PGLeaf part's configurations, read once, and the
+  verdict sentences, dependence table and readable labels its pages compute from them.
 
 They read the files, so the pages cannot drift from the data.
 """

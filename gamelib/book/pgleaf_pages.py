@@ -24,7 +24,7 @@ from typing import Any, Mapping
 from gamelib.book.tables import format_pvalue
 
 __all__ = ["LEAD", "STANDARD", "Configuration", "configurations", "checkpoint_label", "claim_parts",
-           "percent", "signed_points", "statistic_text", "verdict_text", "dependence",
+           "percent", "percent_range", "signed_points", "statistic_text", "verdict_text", "dependence",
            "pairings_beside_paper", "replicate_values"]
 
 #: The configuration the book leads with (a pattern of ``verdicts.CONFIGURATIONS``).
@@ -104,6 +104,12 @@ def claim_parts(claim: str) -> tuple[str, str]:
 def percent(x: float, digits: int = 1) -> str:
     """``0.7355`` -> ``"73.6 %"`` (a rate in [0, 1] as a percentage)."""
     return f"{100 * float(x):.{digits}f} %"
+
+
+def percent_range(low: float, high: float, digits: int = 1) -> str:
+    """``(0.46, 0.522)`` -> ``"46.0–52.2 %"``; one percentage when the two round alike."""
+    a, b = f"{100 * float(low):.{digits}f}", f"{100 * float(high):.{digits}f}"
+    return f"{a} %" if a == b else f"{a}–{b} %"
 
 
 def signed_points(x: float) -> str:

@@ -1,6 +1,6 @@
 """REINFORCE and PGLeaf: policy-gradient learning of a linear evaluation (Morioka & Igarashi).
 
-Equation numbers are those of the paper (seed ``001``) and of the chapter ``notebooks/pgleaf``:
+Equation numbers are those of the paper and of the book's page ``notebooks/pgleaf_algorithms``:
 
 * (5) ``evl(s, a; θ) = Σ_n θ_n φ_n(s̃; s, a)`` -- the value of move ``a`` in state ``s``: the
   linear evaluation of the principal-variation (PV) leaf ``s̃`` of a search after ``a``
