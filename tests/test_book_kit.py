@@ -199,3 +199,11 @@ def test_othello_table2_beside_paper_has_the_papers_rows_and_our_counts():
         == [tuple(r[2:5]) for r in PAPER_TABLE2]
     assert table.our_v.to_numpy() == pytest.approx((table.our_wins / table.our_n).to_numpy(), rel=1e-9)
     assert (table.our_v_without_draws >= table.our_v).all()
+
+
+def test_short_labels_keep_configurations_apart():
+    labels = list(claims.claims_table().configuration.unique())
+    short = [results.short_label(c) for c in labels]
+    assert len(set(short)) == len(labels) and all(len(s) < 40 for s in short)
+    assert results.short_label("antisymmetric layout, TD β=12.8 (T_eff 0.384), 4-ply random "
+                               "openings") == "antisymmetric, β=12.8, 4-ply openings"

@@ -14,14 +14,24 @@ The verdicts of the PGLeaf paper's claims are :func:`gamelib.book.claims.verdict
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from gamelib.runtime.paths import repo_root
 
-__all__ = ["OTHELLO_TABLE2", "pgleaf_tables_beside_paper", "othello_table2_beside_paper"]
+__all__ = ["OTHELLO_TABLE2", "short_label", "pgleaf_tables_beside_paper",
+           "othello_table2_beside_paper"]
 
 #: The Othello chapter's Table 2 file, relative to the repository root.
 OTHELLO_TABLE2 = Path("data", "results", "paper", "othello_value", "table2.csv")
+
+
+def short_label(label: str) -> str:
+    """A configuration's label short enough for a table's header:
+    ``"antisymmetric layout, TD β=12.8 (T_eff 0.384), 4-ply random openings"`` ->
+    ``"antisymmetric, β=12.8, 4-ply openings"`` (the page gives the full labels)."""
+    label = re.sub(r" \(T_eff [^)]*\)", "", label)
+    return label.replace(" layout", "").replace("TD β", "β").replace(" random openings", " openings")
 
 
 def pgleaf_tables_beside_paper(configs=None):
