@@ -34,7 +34,7 @@ TEAM_WORDS = [
     (r"\bseed\s+(?:paper|document|text)s?\b", "the source by its authors"),
     (r"\bissues?\s+(?:#\s*)?[1-9]\d?\b", "no issue numbers: say what changed"),
     (r"\bsessions?\b", "no work sessions: say what was run, when and on what"),
-    (r"\bclosest\s+(?:run|configuration|one|replicates?)\b|\bclosest\s+to\s+the\s+paper\b",
+    (r"(?<![.\w])closest\s+(?:run|configuration|one|replicates?)\b|\bclosest\s+to\s+the\s+paper\b",
      "a configuration named by what it is (its layout, scale, replicates)"),
     (r"\bfirst\s+(?:run|small\s+match)\b", "a run named by what it is, not by its history"),
     (r"\.\./shared\b|\bshared/data\b", "no paths into the team's shared folder"),
@@ -111,6 +111,7 @@ def test_finder_catches_each_kind_of_team_word(text):
     "Five random seeds give five replicates.", "seed 3 of the run", "with seed 0 and 1,000 games",
     "a practical issue of TD learning", "the closest Fairy-Stockfish budget, 3,000 nodes",
     "the first 1,000 self-play games", "the shared parameters of the two sides",
+    "python -m gamelib.experiments.pgleaf.closest run",
 ])
 def test_finder_leaves_the_fields_words_alone(text):
     assert team_words(text) == [], text

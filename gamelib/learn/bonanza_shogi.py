@@ -496,14 +496,14 @@ class BonanzaSettings:
     update : {"gradient", "sign"}
     constraint : {"material", "hand", "none"}
         Keep the sum of the material weights (board and hand, both halves of the layout)
-        fixed, or of the hand weights only (the seeds' "sum of the hand pieces' values",
+        fixed, or of the hand weights only (the sources' "sum of the hand pieces' values",
         eq. (8)), or nothing.
     l1_weight : float
         w₁ of eq. (11), per training position (the objective is ``J/N + w₁ Σ_R |v_i|``), on every
         weight but the material weights (R: the positional weights, whichever constraint).
     l1_step : {"subgradient", "proximal"}
     window : float or None
-        Clip x to ±window in T (None: the plain sigmoid of the seeds).
+        Clip x to ±window in T (None: the sources' plain sigmoid).
     search : SearchSettings
     chunk_size : int
         Positions per search job.

@@ -5,7 +5,7 @@ Prints, single core and after numba compilation,
 * perft leaves/s from the start position (bulk counting at the last ply), checked against
   the published count, and its ratio to the ~440 M leaves/s of the best native engine;
 * the time to solve exactly the FFO-style endgame positions with 20, 21 and 22 empties
-  (``../shared/data/othello/ffo``), checked against their recorded scores.
+  (the ``ffo`` folder beside the WTHOR records), checked against their recorded scores.
 
 Timings vary on a shared machine: run it 2-3 times and keep the best. The process CPU time is
 printed beside the wall-clock time; on a busy machine it is the steadier of the two.

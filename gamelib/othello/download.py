@@ -10,7 +10,7 @@ file inside is validated before it is installed:
 1. the header agrees with the file size and names the requested year;
 2. every game is replayed with legality checks (:func:`gamelib.othello.wthor.load`);
 3. its SHA-256 is compared with ``data/othello/wthor.sha256``, the checksums of the copy
-   this project was built and tested on (``../shared/data/othello/wthor``).
+   the book was built and tested on.
 
 The federation keeps adding games and names to its files, so a fresh download can differ
 from that copy: such a file is accepted after checks 1-2 and reported as *changed*;

@@ -1,4 +1,4 @@
-"""Multilayer-perceptron value network for Othello (seed 004, Fig. 3 and eq. 4).
+"""Multilayer-perceptron value network for Othello (the Othello value-network paper, Fig. 3 and eq. 4).
 
 The network maps a board to the probability that **Black** wins,
 

@@ -3,7 +3,7 @@
 Players: :class:`RandomPlayer` (uniform over legal moves), and :class:`SearchPlayer` (αβ search
 of :mod:`gamelib.othello.search` with a leaf evaluation); the factories :func:`greedy_player`
 (most discs after the move), :func:`positional_player` (classic square weights),
-:func:`mlp_player` (the value network of seed 004) and :func:`table_player` (the value table,
+:func:`mlp_player` (the Othello value-network paper's network) and :func:`table_player` (the value table,
 with the network where the table has no entry).
 
 **Orientation.** The value table and the network are learned from WTHOR records, every one of

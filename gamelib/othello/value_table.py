@@ -1,4 +1,4 @@
-"""Value table of Othello states from game records (seed 004, eqs. 1–3 and Table 2).
+"""Value table of Othello states from game records (the Othello value-network paper, eqs. 1–3 and Table 2).
 
 Every game record is decomposed into the positions reached **after each move** (passes add no
 position). For every distinct position ``s`` the table counts its occurrences ``n(s)`` and the

@@ -1,6 +1,6 @@
 """Wall time per stage of a run folder, summed over every invocation -- killed ones included.
 
-A long run is often stopped and resumed (a session ends, a machine reboots, ``kill -9``). Its
+A long run is often stopped and resumed (a time limit ends it, a machine reboots, ``kill -9``). Its
 provenance should state what the whole run cost, not what the finishing invocation did, so the
 clock keeps its totals in ``<run folder>/wall_time.json``: read when a run starts, rewritten
 atomically every ``flush_every`` seconds while a stage runs and when it ends. An invocation that

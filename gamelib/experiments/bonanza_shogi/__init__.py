@@ -19,9 +19,9 @@ runs four resumable stages into the run folder (default ``data/results/<profile>
    training positions for ``n_epochs`` epochs (an epoch searches as many positions as there are
    training positions), starting from the paper's initial evaluation (Table 1 piece values, the
    other weights ~ N(0, 10⁻⁸), seeded ``derive_seed(seed, "init")``). The piece-value constraint
-   of eqs. (8)-(10) is the profile's ``constraint``: ``"hand"`` (the seeds': the sum of the hand
+   of eqs. (8)-(10) is the profile's ``constraint``: ``"hand"`` (the sources': the sum of the hand
    pieces' values stays constant) or ``"material"`` (every material weight, board and hand: the
-   first paper run's, kept as the variant ``minibatch_material``); ``provenance.json`` names each
+   material-sum run's, kept as the variant ``minibatch_material``); ``provenance.json`` names each
    variant's constraint. After every epoch the
    weights are checkpointed and measured with a fresh search: J per position and move agreement
    on the held-out positions and on ``n_train_eval`` training positions.

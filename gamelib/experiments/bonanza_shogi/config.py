@@ -31,9 +31,9 @@ PROFILES = {
 }
 
 #: The learners compared: name -> (description, how it differs from the mini-batch learner).
-#: "the constraint" is the profile's ``constraint`` size: ``"hand"`` (the seeds': the sum of the
+#: "the constraint" is the profile's ``constraint`` size: ``"hand"`` (the sources': the sum of the
 #: hand pieces' values stays constant) or ``"material"`` (the sum of every material weight, board
-#: and hand; the first paper run's).
+#: and hand; the material-sum run's).
 VARIANTS = {
     "batch": "batch (all positions per step, PVs recomputed every batch_refresh_every steps), "
              "the constraint",

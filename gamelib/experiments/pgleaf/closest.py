@@ -3,7 +3,7 @@ temperature 0.384), and its five-replicate runs.
 
 Named in the tables by what it is (:func:`~gamelib.experiments.pgleaf.verdicts.configuration_label`:
 "antisymmetric layout, TD β=12.8 (T_eff 0.384)"); the folder and module keep the name "closest".
-The committed first run (``data/results/paper/pgleaf/seed-0``, the ``paper`` profile) fills the
+The committed per-side run (``data/results/paper/pgleaf/seed-0``, the ``paper`` profile) fills the
 paper's gaps with choices of ours; the ablations (:mod:`~gamelib.experiments.pgleaf.ablations`)
 change one of them at a time. This configuration takes, factor by factor, the paper's choice
 where the paper states one and the ablations' evidence where it leaves a gap. It was fixed
@@ -28,7 +28,7 @@ initial weights ×β: in the paper's units, their self-play is much closer to un
 * **baseline** -- the per-component b* of eq. (2) as committed: it is the reading of ``g(m)²``
   elementwise that the division by ``Σ g(m)²`` needs (:mod:`gamelib.learn.policy_gradient`);
   the scalar ``norm`` reading is an ablation, not a choice made from its result.
-* **ply cap** -- 300 as committed: no game of the first run reached it (0 draws in 2.4 million
+* **ply cap** -- 300 as committed: no game of the per-side run reached it (0 draws in 2.4 million
   self-play games and 51,600 evaluation games), and the first 1,000 games of replicate 0 of
   every learner and reward, replayed with a 500-ply cap, gave the same parameters bit for bit.
 * **evaluation protocol, noise, double step** -- as committed.

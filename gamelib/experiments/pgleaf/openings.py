@@ -1,4 +1,4 @@
-"""The evaluation games of a finished PGLeaf run replayed from random openings (issue 20).
+"""The evaluation games of a finished PGLeaf run replayed from random openings.
 
 Every evaluation game of the experiment starts from the standard position, varied only by the
 evaluation noise, so a verdict might rest on a few opening lines. This module replays the

@@ -262,7 +262,7 @@ def configuration_label(sizes: Mapping[str, Any]) -> str:
 
 def configuration_folders(root=None) -> dict[str, list[Path]]:
     """``{pattern: [folders]}`` of :data:`CONFIGURATIONS` under ``root`` (default
-    ``data/results/paper/pgleaf``), the seeds' folders in seed order; patterns without a
+    ``data/results/paper/pgleaf``), the ``seed-<n>`` folders in seed order; patterns without a
     folder are left out."""
     from gamelib.runtime.paths import results_dir
 
@@ -330,8 +330,8 @@ def pooled_report(folders) -> tuple[PGLeafReport, dict]:
 
 
 def claims_by_configuration(root=None, alpha: float = 0.01):
-    """:func:`claim_verdicts` of every configuration of :data:`CONFIGURATIONS` (its seeds'
-    runs pooled, :func:`pooled_report`), stacked: the table of ``claims_by_configuration.csv``."""
+    """:func:`claim_verdicts` of every configuration of :data:`CONFIGURATIONS` (the runs
+    of its random seeds pooled, :func:`pooled_report`), stacked: the table of ``claims_by_configuration.csv``."""
     import pandas as pd
 
     frames = []
