@@ -20,13 +20,40 @@ CSA (the Computer Shogi Association's format, version 2.2)
     special move: ``%TORYO``, ``%TSUMI``, ``%SENNICHITE``, ``%HIKIWAKE`` (our ply cap),
     ``%+ILLEGAL_ACTION`` / ``%-ILLEGAL_ACTION`` (the side that moved illegally), ``%TIME_UP``.
 
-Reading checks every move against our rules (``ValueError`` naming the line) and recovers the
-ending: for the endings the rules decide, from the final position (:func:`ending_of_position`).
+Reading replays every move under our rules and recovers the ending: for the endings the rules
+decide, from the final position (:func:`ending_of_position`). Refused, with a ``ValueError``
+naming the line (and the file, :func:`load_record`), because the record would give a game
+other than the one played or a result the rules do not give:
+
+* an illegal move, or any move after the rules ended the game (a side without a legal move,
+  the fourth repetition): the rules' result stands there, whatever the record says later;
+* a stated result that contradicts the rules': a KIF summary ``まで N手で先手の勝ち`` whose
+  winner or move count is not the record's, a ``%+ILLEGAL_ACTION`` / ``%-ILLEGAL_ACTION``
+  naming the side that did not move last, an ending of the rules (``詰み``, ``%SENNICHITE``,
+  ...) where they do not end the game, a player's ending giving the other side the win where
+  the rules ended the game;
+* a record without a game: empty or comments only, a CSA text without its start (``+``), no
+  move and no end line;
+* a second end line (or summary line);
+* bytes that are neither UTF-8 nor Shift_JIS (cp932).
+
+Only warned (:class:`RecordWarning`), because the moves and the result are still the game's:
+
+* no end line after the last move (a truncated file, or a game stopped without ``中断`` /
+  ``%CHUDAN``): read as an unfinished game, or with the rules' ending if they end the game at
+  its last position;
+* a player's ending where the rules had already ended the game with the same winner (``投了``
+  or ``%TORYO`` on a checkmated position, as human records often have it): read as the rules'
+  ending.
+
+:class:`GameText` itself refuses moves after the rules' end, so no such record is written.
+Our ply cap is not a rule of the game (a match's setting), so a record may go beyond it.
 """
 
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -34,7 +61,7 @@ from typing import Sequence
 from . import rules as R
 from .position import Position
 
-__all__ = ["ENDINGS", "GameText", "game_text", "ending_of_reason", "ending_of_position", "write_kif", "read_kif", "write_csa",
+__all__ = ["ENDINGS", "RecordWarning", "GameText", "game_text", "ending_of_reason", "ending_of_position", "write_kif", "read_kif", "write_csa",
            "read_csa", "save_record", "load_record"]
 
 #: How a game can end: the rules' endings, then a player's.
@@ -59,8 +86,14 @@ _CSA_END = {"checkmate": "%TSUMI", "no legal move": "%TSUMI", "repetition": "%SE
 _CSA_END_READ = {"%TSUMI": "rules", "%SENNICHITE": "rules", "%HIKIWAKE": "max plies", "%TORYO": "resign",
                  "%TIME_UP": "time", "%CHUDAN": "unfinished", "%+ILLEGAL_ACTION": "illegal",
                  "%-ILLEGAL_ACTION": "illegal"}
+_CSA_ILLEGAL_LOSER = {"%+ILLEGAL_ACTION": "sente", "%-ILLEGAL_ACTION": "gote"}
 KIF_HANDICAP = "５五将棋"
 _KIF_HANDICAPS = ("５五将棋", "5五将棋", "五々将棋", "５五", "5五", "五々")
+
+
+class RecordWarning(UserWarning):
+    """A record read as a game although it is not quite what a finished record holds (see the
+    module docstring: what is refused, what only warned)."""
 
 
 @dataclass(frozen=True)
@@ -125,11 +158,25 @@ def game_text(moves: Sequence[str], reason: str, result: str | None, sente: str 
 def _replay(moves: Sequence[str], where: str) -> Position:
     pos = Position(max_plies=None)
     for i, m in enumerate(moves):
-        try:
-            pos.push_usi(m)
-        except ValueError as err:
-            raise ValueError(f"{where}: move {i + 1} ({m!r}): {err}") from None
+        _push(pos, m, f"{where}: move {i + 1} ({m!r})")
     return pos
+
+
+def _push(pos: Position, usi: str, where: str) -> None:
+    """Play ``usi``; ``ValueError`` starting with ``where`` if it is illegal or if the rules
+    have already ended the game."""
+    ended = ending_of_position(pos)
+    if ended is not None:
+        raise ValueError(f"{where}: the rules ended the game after {pos.ply} plies ({ended}, "
+                         f"{_result_words(pos.outcome())}); the record goes on")
+    try:
+        pos.push_usi(usi)
+    except ValueError as err:
+        raise ValueError(f"{where}: {err}") from None
+
+
+def _result_words(result: str | None) -> str:
+    return {"sente": "sente wins", "gote": "gote wins", "draw": "a draw", None: "no result"}[result]
 
 
 def ending_of_position(pos: Position) -> str | None:
@@ -212,14 +259,28 @@ _KIF_MOVE = re.compile(r"\s*(\d+)\s+(\S+?)(?:\s+\(.*)?\s*$")
 _KIF_BODY = re.compile(r"(?:([１-５1-5])([一二三四五])|同\s*)(成銀|[歩銀金角飛玉王と馬龍竜全])(成|不成)?(打|\(([1-5])([1-5])\))?$")
 
 
+_KIF_SUMMARY = re.compile(r"まで(\d+)手で?(.*)$")
+_KIF_SUMMARY_SIDE = re.compile(r"(先手|後手|下手|上手)の(?:反則)?(勝ち|負け)")
+
+
 def read_kif(text: str) -> GameText:
-    """Parse a KIF text written for 5×5 shogi (``ValueError`` naming the line that is wrong)."""
+    """Parse a KIF text written for 5×5 shogi (``ValueError`` naming the line that is wrong;
+    what is refused and what only warned: the module docstring)."""
     header, names, moves, ending = None, {"先手": "", "後手": ""}, [], None
+    summary = None  # (line number, plies, text after 手で)
     pos = Position(max_plies=None)
     previous = None
     for k, raw in enumerate(text.splitlines(), 1):
         line = raw.strip().replace("同　", "同")
-        if not line or line.startswith(("#", "*", "まで", "手数")):
+        if line.startswith("まで"):
+            m = _KIF_SUMMARY.match(line)
+            if not m:
+                raise ValueError(f"line {k}: cannot read the summary {raw!r}")
+            if summary is not None:
+                raise ValueError(f"line {k}: a second summary line ({raw.strip()!r})")
+            summary = (k, int(m.group(1)), m.group(2))
+            continue
+        if not line or line.startswith(("#", "*", "手数")):
             continue
         key, sep, value = re.split(r"([:：])", line, maxsplit=1) if re.search("[:：]", line) else (line, "", "")
         if sep and not line[0].isdigit():
@@ -233,26 +294,44 @@ def read_kif(text: str) -> GameText:
         m = _KIF_MOVE.match(line)
         if not m:
             raise ValueError(f"line {k}: cannot read {raw!r}")
-        if ending is not None:
-            raise ValueError(f"line {k}: a move after the end of the game ({raw!r})")
         number, body = int(m.group(1)), m.group(2)
+        if ending is not None:
+            what = "a second end line" if body in _KIF_END_READ else "a move after the end line"
+            raise ValueError(f"line {k}: {what} ({raw.strip()!r})")
         if number != len(moves) + 1:
             raise ValueError(f"line {k}: move number {number}, expected {len(moves) + 1}")
         if body in _KIF_END_READ:
             ending = _KIF_END_READ[body]
             continue
         usi = _kif_move_to_usi(body, previous, k)
-        try:
-            pos.push_usi(usi)
-        except ValueError as err:
-            raise ValueError(f"line {k}: {raw.strip()!r}: {err}") from None
+        _push(pos, usi, f"line {k}: {raw.strip()!r}")
         if pos.move_stack[-1] != usi or _KIF_READ[_kif_body(body).group(3)] != _piece_before(pos, usi):
             raise ValueError(f"line {k}: {raw.strip()!r} names a piece that is not on {usi[:2]}")
         moves.append(usi)
         previous = _sq(usi[-3:-1] if usi.endswith("+") else usi[-2:])
     if header is None:
         raise ValueError(f"no 手合割：{KIF_HANDICAP} line: not a 5×5 shogi KIF")
-    return _game_from(moves, ending, names["先手"], names["後手"], "KIF")
+    game = _game_from(moves, ending, names["先手"], names["後手"], "KIF")
+    if summary is not None:
+        _check_summary(game, *summary)
+    return game
+
+
+def _check_summary(game: GameText, k: int, plies: int, text: str) -> None:
+    """Refuse a KIF summary line ``まで N手で...`` whose move count or result is not the game's."""
+    if plies != len(game.moves):
+        raise ValueError(f"line {k}: the summary says {plies} moves, the record has {len(game.moves)}")
+    side = _KIF_SUMMARY_SIDE.search(text)
+    if side is not None:
+        named = "sente" if side.group(1) in ("先手", "下手") else "gote"
+        stated = named if side.group(2) == "勝ち" else ("gote" if named == "sente" else "sente")
+    elif "中断" in text:
+        stated = None
+    else:
+        return  # 千日手, 持将棋, ...: no winner stated
+    if stated != game.result:
+        raise ValueError(f"line {k}: the summary says {_result_words(stated)}, but the game "
+                         f"({game.ending}) gives {_result_words(game.result)}")
 
 
 def _kif_body(body: str):
@@ -290,14 +369,22 @@ def _piece_before(pos: Position, usi: str) -> str:
     return letters[1:] if usi.endswith("+") else letters
 
 
-def _game_from(moves, ending, sente, gote, fmt) -> GameText:
+def _game_from(moves, ending, sente, gote, fmt, loser: str | None = None) -> GameText:
+    """The game of a record's ``moves`` and end line (``ending``: ``"rules"``, a player's
+    ending, or None without one; ``loser``: the side an end line names as the loser)."""
+    if not moves and ending is None:
+        raise ValueError(f"{fmt}: no moves and no end line: the record holds no game")
     pos = _replay(moves, fmt)
+    found = ending_of_position(pos)
     if ending is None:
-        ending = "unfinished"
+        warnings.warn(f"{fmt}: no end line after move {len(moves)} (truncated?): read as "
+                      + ("an unfinished game" if found is None else f"the rules' ending there, {found}"),
+                      RecordWarning, stacklevel=3)
+        ending = "unfinished" if found is None else "rules"
     if ending == "rules":
-        ending = ending_of_position(pos)
-        if ending is None:
+        if found is None:
             raise ValueError(f"{fmt}: the record says the rules ended the game, but they do not at its last position")
+        ending = found
     if ending in _RULE_ENDINGS:
         result = pos.outcome()
     elif ending == "unfinished":
@@ -305,7 +392,18 @@ def _game_from(moves, ending, sente, gote, fmt) -> GameText:
     elif ending == "max plies":
         result = "draw"
     else:
-        result = "gote" if pos.turn == "sente" else "sente"
+        to_move_loses = pos.turn
+        if loser is not None and loser != to_move_loses:
+            raise ValueError(f"{fmt}: the end line says {loser} lost by {ending}, but {to_move_loses} is to move "
+                             f"after move {len(moves)}")
+        result = "gote" if to_move_loses == "sente" else "sente"
+    if found is not None and ending not in _RULE_ENDINGS:
+        if result != pos.outcome():
+            raise ValueError(f"{fmt}: the record ends by {ending} ({_result_words(result)}), but the rules ended "
+                             f"the game at its last position ({found}, {_result_words(pos.outcome())})")
+        warnings.warn(f"{fmt}: the record ends by {ending} where the rules had ended the game with the same "
+                      f"result: read as {found}", RecordWarning, stacklevel=3)
+        ending = found
     return GameText(tuple(moves), ending, result, sente, gote)
 
 
@@ -350,7 +448,7 @@ def read_csa(text: str) -> GameText:
     """Parse a CSA text of a 5×5 game from the standard start position written as ``P1``-``P5``
     rows (``ValueError`` naming the wrong line)."""
     names = {"+": "", "-": ""}
-    board, moves, ending = [], [], None
+    board, moves, ending, loser, started = [], [], None, None, False
     pos = Position(max_plies=None)
     for k, raw in enumerate(text.replace(",", "\n").splitlines(), 1):
         line = raw.strip()
@@ -365,16 +463,21 @@ def read_csa(text: str) -> GameText:
         elif line in ("+", "-") and not moves:
             if line != "+":
                 raise ValueError(f"line {k}: gote to move at the start; only the standard start position is read")
+            started = True
         elif line.startswith("%"):
             if line not in _CSA_END_READ:
                 raise ValueError(f"line {k}: unknown special move {line!r}")
-            ending = _CSA_END_READ[line]
+            if ending is not None:
+                raise ValueError(f"line {k}: a second end line ({line!r})")
+            ending, loser = _CSA_END_READ[line], _CSA_ILLEGAL_LOSER.get(line)
         else:
             m = _CSA_MOVE.fullmatch(line)
             if not m:
                 raise ValueError(f"line {k}: cannot read {raw!r}")
             if ending is not None:
-                raise ValueError(f"line {k}: a move after the end of the game ({raw!r})")
+                raise ValueError(f"line {k}: a move after the end line ({raw.strip()!r})")
+            if not started:
+                raise ValueError(f"line {k}: a move before the start position's '+' line")
             side, f0, r0, f1, r1, name = m.groups()
             if side != ("+" if pos.turn == "sente" else "-"):
                 raise ValueError(f"line {k}: {raw!r} is a move of the side not to move")
@@ -389,14 +492,13 @@ def read_csa(text: str) -> GameText:
                 usi = origin + dest + ("+" if after != before and after == "+" + before else "")
                 if after not in (before, "+" + before):
                     raise ValueError(f"line {k}: {raw!r}: the piece on {f0}{r0} is {before or 'nothing'}, not {name}")
-            try:
-                pos.push_usi(usi)
-            except ValueError as err:
-                raise ValueError(f"line {k}: {raw!r}: {err}") from None
+            _push(pos, usi, f"line {k}: {raw.strip()!r}")
             moves.append(usi)
+    if not started:
+        raise ValueError("CSA: no start position (no '+' line): not a CSA record")
     if board and board != [row.rstrip() for row in _csa_board()]:
         raise ValueError("CSA: the start position is not the standard 5×5 one")
-    return _game_from(moves, ending, names["+"], names["-"], "CSA")
+    return _game_from(moves, ending, names["+"], names["-"], "CSA", loser)
 
 
 # ----------------------------------------------------------------------------- files
@@ -419,11 +521,23 @@ def save_record(path, game: GameText) -> Path:
 
 
 def load_record(path) -> GameText:
-    """Read a ``.kifu``, ``.kif`` or ``.csa`` file written for 5×5 shogi."""
+    """Read a ``.kifu``, ``.kif`` or ``.csa`` file written for 5×5 shogi, in UTF-8 or Shift_JIS
+    (cp932, as shogi software often writes both formats); ``ValueError`` naming the file."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in (".kifu", ".kif", ".csa"):
         raise ValueError(f"{path}: use the extension .kifu, .kif or .csa")
     data = path.read_bytes()
-    text = data.decode("cp932") if suffix == ".kif" else data.decode("utf-8-sig")
-    return read_csa(text) if suffix == ".csa" else read_kif(text)
+    # strict UTF-8 almost never decodes Shift_JIS text, so trying it first is safe for both
+    for encoding in ("utf-8-sig", "cp932"):
+        try:
+            text = data.decode(encoding)
+            break
+        except UnicodeDecodeError:
+            continue
+    else:
+        raise ValueError(f"{path}: the file is neither UTF-8 nor Shift_JIS (cp932) text")
+    try:
+        return read_csa(text) if suffix == ".csa" else read_kif(text)
+    except ValueError as err:
+        raise ValueError(f"{path}: {err}") from None

@@ -11,6 +11,9 @@ little-endian.
   white player ids, black's final disc count (the real score), the theoretical score, and 60
   moves ``10 * row + col`` (row 1..8 from the top, column 1..8 from a), 0 = no move. Passes
   are not recorded: a side without a legal move passes and the byte is the opponent's move.
+  The real score of a game played to its end is black's discs with the empty squares given
+  to the winner (:func:`final_score`); in a game stopped early (a resignation, a time loss)
+  it is the result the tournament recorded, which the moves cannot check.
 * ``WTHOR.JOU`` holds N2 player names of 20 bytes, ``WTHOR.TRN`` N2 tournament names of 26
   bytes, NUL-padded Latin-1.
 
@@ -44,6 +47,7 @@ __all__ = [
     "read_names",
     "read_records",
     "replay",
+    "final_score",
     "load",
 ]
 
@@ -360,8 +364,25 @@ def _game_errors(path, rec, res) -> tuple[np.ndarray, list[str]]:
         field, off = ("black_score", _OFF_SCORE) if rec["black_score"][g] > 64 else ("theoretical_score", _OFF_THEO)
         off += _record_offset(g)
         found.append((off, f"{path}: game {g}: {field} byte {int(rec[field][g])} is not a disc count 0..64 (byte offset {off})"))
+    expected = final_score(res["black_discs"], res["white_discs"])
+    wrong_score = (res["status"] == _OK) & ~bad_score & res["finished"] & (rec["black_score"] != expected)
+    for g in np.flatnonzero(wrong_score):
+        off = _record_offset(g) + _OFF_SCORE
+        b, w = int(res["black_discs"][g]), int(res["white_discs"][g])
+        found.append((off, f"{path}: game {g}: black_score byte {int(rec['black_score'][g])} is not the replayed "
+                           f"final position's score {int(expected[g])} ({b} black, {w} white discs, the "
+                           f"{64 - b - w} empty squares to the winner) (byte offset {off})"))
     found.sort()
-    return (res["status"] != _OK) | bad_score, [m for _, m in found]
+    return (res["status"] != _OK) | bad_score | wrong_score, [m for _, m in found]
+
+
+def final_score(black_discs, white_discs):
+    """Black's score at the end of a game as WTHOR stores it (byte 6): black's discs, plus the
+    empty squares ``e = 64 - b - w`` when black won (``b > w``), plus ``e / 2`` in a draw
+    (the empties go to the winner, shared in a draw). Arrays or integers."""
+    b, w = np.asarray(black_discs, dtype=np.int64), np.asarray(white_discs, dtype=np.int64)
+    empties = 64 - b - w
+    return b + np.where(b > w, empties, np.where(b == w, empties // 2, 0))
 
 
 def _check_on_error(on_error: str) -> None:
@@ -404,8 +425,9 @@ def load(
     on_error : {"raise", "skip"}
         ``"raise"`` (default): a bad header (short, impossible date, year outside
         :data:`GAME_YEARS`, wrong board size, game type or N2), a truncated or oversized
-        file, a score byte above 64, a bad move byte, an illegal move or a move after the end
-        raises :class:`WthorError` naming the file, the game index (0-based within the file),
+        file, a score byte above 64, a bad move byte, an illegal move, a move after the end or,
+        in a game played to its end, a score byte that is not the replayed final position's
+        (:func:`final_score`) raises :class:`WthorError` naming the file, the game index (0-based within the file),
         the move and the byte offset. ``"skip"``: such games are left out, a file with a bad
         header (an empty or short file too) is left out whole, and an unreadable name file
         gives missing names; ``df.attrs["n_skipped"]`` counts the game records present in the

@@ -71,9 +71,27 @@ def test_names_resolve(records):
 
 
 @needs_shared
-def test_logistello_book_loads():
-    book = wthor.load(SHARED.parent / "logistello" / "Logistello_book_1999.wtb")
-    assert len(book) == 37_709
+def test_final_score_of_every_shared_game_played_out_is_the_wthor_convention(records):
+    """All 125,993 WTHOR games played to their end store black's discs with the empties given
+    to the winner (3,124 of them with empties that black won: the plain count differs there);
+    load() now refuses a game that does not, so none of the 126,406 games is dropped."""
+    fin = records[records["finished"]]
+    b, w = fin["black_discs"], fin["white_discs"]
+    assert len(fin) == 125_993
+    assert ((fin["black_score"] != b) & (b + w < 64)).sum() == 3_124
+
+
+@needs_shared
+def test_logistello_book_loads_but_16_scores_split_the_empties():
+    """Logistello's book is in WTHOR's format, but 16 of its 37,709 games store the empties
+    split between the sides: they are reported (and skipped) like any corrupt game."""
+    path = SHARED.parent / "logistello" / "Logistello_book_1999.wtb"
+    with pytest.raises(wthor.WthorError, match=r"game 898: black_score byte 33 is not the replayed final "
+                                               r"position's score 34 \(31 black, 30 white discs, the 3 empty "
+                                               r"squares to the winner\) \(byte offset 61086\) \(and 15 more"):
+        wthor.load(path)
+    book = wthor.load(path, on_error="skip")
+    assert len(book) == 37_693 and book.attrs["n_skipped"] == 16
 
 
 def test_env_variable_is_searched_first(tmp_path, monkeypatch):
@@ -132,9 +150,16 @@ def random_games(n, seed):
     return out
 
 
+def wthor_score(b: int, w: int) -> int:
+    """Byte 6 of a game played out: black's discs, the empty squares to the winner (halves in
+    a draw), as the WTHOR format counts them."""
+    return b + (64 - b - w if b > w else (64 - b - w) // 2 if b == w else 0)
+
+
 def test_synthetic_games_round_trip(tmp_path):
     games = random_games(40, seed=1)
-    recs = [game_record(m, tournament=i % 2, black=0, white=1, score=b) for i, (m, b, w) in enumerate(games)]
+    recs = [game_record(m, tournament=i % 2, black=0, white=1, score=wthor_score(b, w))
+            for i, (m, b, w) in enumerate(games)]
     write_wtb(tmp_path / "WTH_2001.wtb", recs)
     write_names(tmp_path / "WTHOR.JOU", ["Alice", "Bob"], 20)
     write_names(tmp_path / "WTHOR.TRN", ["Open A", "Open B"], 26)
@@ -194,8 +219,30 @@ def test_move_after_game_end(tmp_path):
     path = write_wtb(tmp_path / "e.wtb", [game_record(moves)])
     with pytest.raises(wthor.WthorError, match="game 0, move 10: move a1 after the end"):
         wthor.load(path)
-    df = wthor.load(write_wtb(tmp_path / "ok.wtb", [game_record(moves[:-1], score=13)]))
+    df = wthor.load(write_wtb(tmp_path / "ok.wtb", [game_record(moves[:-1], score=64)]))
     assert df.loc[0, "finished"] and df.loc[0, "black_discs"] == 13 and df.loc[0, "white_discs"] == 0
+    assert df.loc[0, "black_score"] == 64  # the 51 empty squares go to the winner
+
+
+@pytest.mark.parametrize("moves, score, stored", [
+    (["e6", "f4", "e3", "f6", "g5", "d6", "e7", "f5", "c5"], 64, 13),  # 13-0: the empties not given to black
+    (["e6", "f4", "e3", "f6", "g5", "d6", "e7", "f5", "c5"], 64, 0),   # the loser's score
+])
+def test_stored_score_must_be_the_replayed_final_positions(tmp_path, moves, score, stored):
+    """A game played to its end must store the score its moves give (a stored score never used
+    to be compared with the replay); it is a bad game like the others: raised, or skipped and
+    counted. A game stopped early keeps whatever result it records."""
+    path = write_wtb(tmp_path / "s.wtb", [game_record(["f5", "d6", "c3"], score=60),
+                                          game_record(moves, score=stored)])
+    with pytest.raises(wthor.WthorError, match=rf"game 1: black_score byte {stored} is not the replayed final "
+                                               rf"position's score {score} \(13 black, 0 white discs, the 51 empty "
+                                               rf"squares to the winner\) \(byte offset {16 + 68 + 6}\)"):
+        wthor.load(path)
+    df = wthor.load(path, on_error="skip")
+    assert df["moves"].tolist() == ["f5d6c3"] and df.attrs["n_skipped"] == 1
+    assert df.loc[0, "black_score"] == 60 and not df.loc[0, "finished"]
+    assert wthor.final_score([13, 30, 20, 32], [0, 33, 40, 32]).tolist() == [64, 30, 20, 32]
+    assert wthor.final_score(31, 30) == 34 and wthor.final_score(30, 30) == 32
 
 
 def test_bad_headers(tmp_path):

@@ -148,3 +148,118 @@ def test_match_games_export(tmp_path):
         game = K.load_record(path)
         assert " ".join(game.moves) == row["moves"] and game.result == row["result"]
         assert (game.sente, game.gote) == (row["sente"], row["gote"])
+
+
+# ----------------------------------------------------------------------------- records under faults
+# the rooks step back and forth: the start position for the fourth time at ply 12, gote wins
+CYCLE = ["1e1d", "5a5b", "1d1e", "5b5a"]
+
+
+def _kif_game_going_on(text: str, more: str) -> str:
+    """``text`` (a KIF) with its end and summary lines replaced by the move ``more``."""
+    lines = text.splitlines()
+    end = next(i for i, line in enumerate(lines) if line.strip().endswith("千日手"))
+    return "\n".join(lines[:end] + [more, "  14 投了", "まで13手で後手の勝ち"]) + "\n"
+
+
+def test_a_game_going_on_after_the_rules_ended_it_is_refused():
+    with pytest.raises(ValueError, match=r"move 13 \('1e1d'\): the rules ended the game after 12 plies "
+                                         r"\(repetition, gote wins\); the record goes on"):
+        K.GameText(tuple(CYCLE * 5 + ["5d5c"]), "resign", "sente")
+    ended = K.GameText(tuple(CYCLE * 3), "repetition", "gote", "a", "b")
+    kif = _kif_game_going_on(K.write_kif(ended), "  13 １四飛(15)")
+    with pytest.raises(ValueError, match=r"line 18: '13 １四飛\(15\)': the rules ended the game after 12 plies"):
+        K.read_kif(kif)
+    csa = K.write_csa(ended).replace("%SENNICHITE\n", "+1514HI\n%TORYO\n")
+    with pytest.raises(ValueError, match=r"line 22: '\+1514HI': the rules ended the game after 12 plies"):
+        K.read_csa(csa)
+
+
+def test_a_stated_result_that_contradicts_the_rules_is_refused():
+    game = K.GameText(GAME, "checkmate", "sente", "fsf", "reference")
+    kif = K.write_kif(game)
+    with pytest.raises(ValueError, match="the summary says gote wins, but the game .checkmate. gives sente wins"):
+        K.read_kif(kif.replace("まで25手で先手の勝ち", "まで25手で後手の勝ち"))
+    with pytest.raises(ValueError, match="the summary says 24 moves, the record has 25"):
+        K.read_kif(kif.replace("まで25手で先手の勝ち", "まで24手で先手の勝ち"))
+    # the side that moved illegally must be the one to move
+    text = K.write_csa(K.GameText(GAME[:4], "illegal", "gote"))
+    assert text.endswith("%+ILLEGAL_ACTION\n") and K.read_csa(text).result == "gote"
+    with pytest.raises(ValueError, match="the end line says gote lost by illegal, but sente is to move"):
+        K.read_csa(text.replace("%+ILLEGAL_ACTION", "%-ILLEGAL_ACTION"))
+    # the position after 1e1d a fourth time at ply 13, gote to move: sente lost the repetition,
+    # so gote's resignation (sente's win) contradicts the rules
+    moves = ["1e1d"] + ["5a5b", "1d1c", "5b5a", "1c1d"] * 3
+    repeated = K.GameText(moves, "repetition", "gote")
+    with pytest.raises(ValueError, match=r"CSA: the record ends by resign \(sente wins\), but the rules ended the "
+                                         r"game at its last position \(repetition, gote wins\)"):
+        K.read_csa(_csa_with_end(repeated, "%TORYO"))
+
+
+def _csa_with_end(game, end: str) -> str:
+    return K.write_csa(game).rsplit("%", 1)[0] + end + "\n"
+
+
+def test_a_players_ending_on_a_position_the_rules_ended_is_only_warned_when_the_result_agrees():
+    game = K.GameText(GAME, "checkmate", "sente", "fsf", "reference")
+    for text, read in ((_csa_with_end(game, "%TORYO"), K.read_csa),
+                       (K.write_kif(game).replace("  26 詰み", "  26 投了"), K.read_kif)):
+        with pytest.warns(K.RecordWarning, match="ends by resign where the rules had ended the game with the "
+                                                 "same result: read as checkmate"):
+            assert read(text) == game
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "' a comment\n'another\n", "V2.2\nN+a\nN-b\n",
+                                  "$EVENT:x\nT10\n"])
+def test_empty_or_comment_only_csa_is_refused(text):
+    with pytest.raises(ValueError, match="no start position"):
+        K.read_csa(text)
+
+
+def test_a_record_without_moves_or_end_is_refused():
+    with pytest.raises(ValueError, match="no moves and no end line: the record holds no game"):
+        K.read_csa("V2.2\n+\n")
+    with pytest.raises(ValueError, match="no moves and no end line"):
+        K.read_kif("# comment\n手合割：５五将棋\n先手：a\n")
+    assert K.read_csa("V2.2\n+\n%CHUDAN\n").moves == ()  # a game stopped before its first move
+
+
+def test_one_end_line_only():
+    game = K.GameText(GAME, "checkmate", "sente")
+    with pytest.raises(ValueError, match=r"line 36: a second end line \('%TORYO'\)"):
+        K.read_csa(K.write_csa(game) + "%TORYO\n")
+    with pytest.raises(ValueError, match="a second end line"):
+        K.read_kif(K.write_kif(game).replace("  26 詰み\n", "  26 詰み\n  26 投了\n"))
+    with pytest.raises(ValueError, match="a second summary line"):
+        K.read_kif(K.write_kif(game) + "まで25手で先手の勝ち\n")
+
+
+def test_a_truncated_record_is_read_as_unfinished_with_a_warning():
+    game = K.GameText(GAME, "checkmate", "sente")
+    cut_short = K.GameText(GAME[:20], "unfinished", None)
+    for text, read in ((K.write_csa(cut_short)[:-len("%CHUDAN\n")], K.read_csa),
+                       (K.write_kif(cut_short).split("  21 ")[0], K.read_kif)):
+        with pytest.warns(K.RecordWarning, match=r"no end line after move 20 \(truncated\?\): read as an unfinished"):
+            assert read(text) == cut_short
+    # cut after the mating move: the rules end the game there
+    for text, read in ((K.write_csa(game)[:-len("%TSUMI\n")], K.read_csa),
+                       (K.write_kif(game).split("  26 ")[0], K.read_kif)):
+        with pytest.warns(K.RecordWarning, match=r"no end line after move 25 \(truncated\?\): read as the rules' ending "
+                                                 "there, checkmate"):
+            assert read(text) == game
+
+
+def test_shift_jis_records_are_read_and_undecodable_files_named(tmp_path):
+    game = K.GameText(GAME, "checkmate", "sente", "先手の人", "後手の人")
+    for ext, text in (("csa", K.write_csa(game)), ("kifu", K.write_kif(game)), ("kif", K.write_kif(game))):
+        path = tmp_path / f"sjis.{ext}"
+        path.write_bytes(text.encode("cp932"))
+        assert K.load_record(path) == game
+    bad = tmp_path / "bad.csa"
+    bad.write_bytes(b"V2.2\nN+\x81 \n+\n")  # a Shift_JIS lead byte without its second byte
+    with pytest.raises(ValueError, match=f"^{bad}: the file is neither UTF-8 nor Shift_JIS"):
+        K.load_record(bad)
+    wrong = tmp_path / "wrong.csa"
+    wrong.write_bytes(b"V2.2\n+\n+2511KA\n")
+    with pytest.raises(ValueError, match=f"^{wrong}: line 3: '\\+2511KA': illegal move"):
+        K.load_record(wrong)
