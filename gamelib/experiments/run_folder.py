@@ -22,14 +22,13 @@ made with other sizes, each with an error that names the problem.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from gamelib.runtime.atomic import read_json
 from gamelib.runtime.checkpoint import MANIFEST
 from gamelib.runtime.executor import Executor
+from gamelib.runtime.paths import check_output_folder
 from gamelib.runtime.report import append_provenance, stage_totals
 from gamelib.runtime.stages import CLOCK_FILE, StageClock
 
@@ -101,13 +100,6 @@ def _is_run_folder(folder: Path) -> bool:
     return all(p.name.startswith(".") or p.is_dir() for p in folder.iterdir())
 
 
-def _probe_writable(folder: Path) -> None:
-    """Create and remove a file in ``folder`` (os.access cannot tell for root or /proc)."""
-    fd, name = tempfile.mkstemp(dir=folder, prefix=".gamelib-probe-", suffix=".tmp")
-    os.close(fd)
-    os.unlink(name)
-
-
 def check_run_folder(out, experiment: str, registry) -> None:
     """Refuse ``out`` as the run folder of ``experiment`` (a name of ``registry``, the
     :class:`~gamelib.experiments.registry.Registry`) unless the run can use it.
@@ -121,15 +113,11 @@ def check_run_folder(out, experiment: str, registry) -> None:
         When ``out`` (or a folder above it) is a file, cannot be written, holds another
         experiment's run, or holds files that are not a run's. The message names the path.
     """
-    out = Path(out)
-    existing = out
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if existing.exists() and not existing.is_dir():
-        if existing == out:
-            raise RunFolderError(f"run folder {out} is a file, not a folder")
-        raise RunFolderError(f"run folder {out} cannot be made: {existing} is a file")
-    if existing == out:
+    try:
+        out = check_output_folder(out, "run folder")
+    except ValueError as err:
+        raise RunFolderError(str(err)) from None
+    if out.is_dir():
         names = [n for e in registry.experiments.values() for n in (e.name, *e.aliases)]
         owner = run_folder_owner(out, names)
         if owner is not None and _canonical(registry, owner) != _canonical(registry,
@@ -139,12 +127,6 @@ def check_run_folder(out, experiment: str, registry) -> None:
         if owner is None and not _is_run_folder(out):
             raise RunFolderError(f"folder {out} is not a run folder (no {PROVENANCE} or "
                                  f"{MANIFEST}) and holds files; choose an empty or new folder")
-    try:
-        _probe_writable(existing)
-    except OSError as err:
-        raise RunFolderError(f"run folder {out} cannot be written: {existing}: "
-                             f"{err.strerror or err}") from None
-
 
 
 class RunFolder:

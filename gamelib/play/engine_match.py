@@ -61,6 +61,10 @@ from tqdm import tqdm
 
 from gamelib.runtime import cli
 from gamelib.runtime.atomic import atomic_write_json, atomic_write_text, read_json
+from gamelib.runtime.checks import check_int, check_number, check_seed
+from gamelib.runtime.executor import START_METHOD, terminate_pool
+from gamelib.runtime.interrupt import SIGNALS
+from gamelib.runtime.paths import check_output_folder
 from gamelib.runtime.seeds import derive_rng, derive_seed
 from gamelib.minishogi import Position
 from gamelib.minishogi import rules as R
@@ -77,6 +81,11 @@ __all__ = ["PlayerSpec", "parse_player", "GameResult", "play_game", "opening_mov
 #: Columns of ``games.csv``.
 COLUMNS = ("game", "sente", "gote", "result", "reason", "plies", "moves")
 GAMELIB_PREFIX = "gamelib:"
+#: The longest timeout accepted (seconds): a day per move or handshake.
+MAX_TIMEOUT = 86_400.0
+#: Seconds a terminated worker gets to end its engines (each has a second to quit, then is
+#: terminated) before it is killed.
+ENGINE_GRACE = 5.0
 _GAMELIB_KINDS = ("reference", "material", "random")
 
 
@@ -108,9 +117,15 @@ class PlayerSpec:
             raise ValueError(f"a player must be a USI command line or gamelib:..., got {self.spec!r}")
         if not isinstance(self.limits, Limits):
             raise ValueError(f"limits must be a usi_client.Limits, got {self.limits!r}")
+        for field, high in (("nodes", 2**63 - 1), ("depth", 2**31 - 1), ("byoyomi", 2**31 - 1)):
+            if getattr(self.limits, field) is not None:  # what our search and the engines can count
+                check_int(field, getattr(self.limits, field), 1, high)
         object.__setattr__(self, "options", tuple((str(k), str(v)) for k, v in dict(self.options).items()))
         if not self.name:
             object.__setattr__(self, "name", self.spec)
+        if not self.name.isprintable():
+            raise ValueError(f"a player's name must be one line of printable text (it heads games.csv "
+                             f"columns and KIF/CSA records), got {self.name!r}")
         if self.is_gamelib:
             self._gamelib_kind()  # validate early
             if self.options:
@@ -142,6 +157,20 @@ class PlayerSpec:
         if self.is_gamelib and self._gamelib_kind()[0] == "theta":
             out["sha256"] = hashlib.sha256(Path(self._gamelib_kind()[1]).read_bytes()).hexdigest()
         return out
+
+    def check_starts(self, start_timeout: float) -> None:
+        """Start the player once and end it: ``ValueError`` naming the player if a USI engine
+        cannot be started, does not finish its handshake or lacks an option, or if a gamelib
+        player's evaluation cannot be loaded (a setup error, reported before any game)."""
+        try:
+            if self.is_gamelib:
+                self._search_player()
+            else:
+                UsiEngine(self.spec, dict(self.options), start_timeout).start().close()
+        except EngineError as err:
+            raise ValueError(f"player {self.name!r}: the engine {err}") from None
+        except (OSError, KeyError) as err:
+            raise ValueError(f"player {self.name!r}: {err}") from None
 
     def make_side(self, start_timeout: float, move_timeout: float) -> _Side:
         if self.is_gamelib:
@@ -308,8 +337,10 @@ def _run_task(task: _Task) -> dict:
 
 
 def _worker_init() -> None:
-    # a terminated worker unwinds (and so closes its engines) instead of dying on the spot
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    # a terminated worker (or one whose terminal hangs up) unwinds, and so closes its engines,
+    # instead of dying on the spot
+    for sig in SIGNALS:
+        signal.signal(sig, lambda *_: sys.exit(1))
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -426,31 +457,34 @@ def run_match(first: PlayerSpec, second: PlayerSpec, games: int, out=None, *, se
     and nothing can be resumed.
     """
     for name, v, low in (("games", games, 1), ("openings", openings, 0), ("max_plies", max_plies, 1),
-                         ("workers", workers, 1), ("seed", seed, 0)):
+                         ("workers", workers, 1)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
+    seed = check_seed(seed)
+    for name, v in (("start_timeout", start_timeout), ("move_timeout", move_timeout)):
+        check_number(name, v, 0, MAX_TIMEOUT, low_open=True)
+    for player in (first, second):
+        if player.limits.byoyomi is not None and player.limits.byoyomi >= 1000 * move_timeout:
+            raise ValueError(f"{player.name}: byoyomi {player.limits.byoyomi} ms leaves no time within the "
+                             f"move timeout of {move_timeout:g} s")
+    if openings >= max_plies:
+        raise ValueError(f"openings of {openings} random plies reach the cap of {max_plies} plies: "
+                         f"no game would be played")
     if first.name == second.name:
         raise ValueError(f"the players need different names, both are {first.name!r}")
     identity = {"first": first.identity(), "second": second.identity(), "seed": int(seed), "openings": int(openings),
                 "max_plies": int(max_plies), "start_sfen": R.START_SFEN}
     rows: dict[int, dict] = {}
-    path = None
+    path = meta = None
     if out is not None:
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
-        path = out / "games.csv"
-        meta = out / "match.json"
+        out = check_output_folder(out, "match folder")
+        path, meta = out / "games.csv", out / "match.json"
         if meta.exists():
-            old = read_json(meta)
-            if old != identity:
+            if read_json(meta) != identity:
                 raise ValueError(f"{out} holds a match with other settings ({meta}); use another folder")
-        else:
-            if path.exists():
-                raise ValueError(f"{path} exists without {meta.name}; use another folder")
-            atomic_write_json(meta, identity)
+        elif path.exists():
+            raise ValueError(f"{path} exists without {meta.name}; use another folder")
         rows = {r["game"]: r for r in read_games(path)}
-        if rows:  # without a cut-off last line before appending
-            _rewrite(path, rows)
     tasks = []
     for i in range(games):
         if i in rows:
@@ -458,6 +492,16 @@ def run_match(first: PlayerSpec, second: PlayerSpec, games: int, out=None, *, se
         sente, gote = (first, second) if i % 2 == 0 else (second, first)
         tasks.append(_Task(i, sente, gote, derive_seed(seed, "game", i), opening_moves(seed, i // 2, openings),
                            max_plies, start_timeout, move_timeout))
+    _check_openings(tasks, openings, max_plies)
+    if tasks:  # a player that cannot start is a setup error, not a forfeit of every game
+        first.check_starts(start_timeout)
+        second.check_starts(start_timeout)
+    if out is not None:  # nothing is written before the checks
+        out.mkdir(parents=True, exist_ok=True)
+        if not meta.exists():
+            atomic_write_json(meta, identity)
+        if rows:  # without a cut-off last line before appending
+            _rewrite(path, rows)
 
     def decided() -> tuple[int, float | None, str | None]:
         """Games counted (a prefix in game order), the LLR there and the decision."""
@@ -506,11 +550,23 @@ def run_match(first: PlayerSpec, second: PlayerSpec, games: int, out=None, *, se
     return MatchResult(first.name, second.name, counted, record_of(counted, first.name), llr, decision)
 
 
+def _check_openings(tasks: Sequence[_Task], plies: int, max_plies: int) -> None:
+    """``ValueError`` naming the first game whose random opening ends the game before either
+    player moves (fewer than ``plies`` moves drawn, or a position the rules end)."""
+    for task in tasks:
+        pos = Position(max_plies=max_plies)
+        for m in task.opening:
+            pos.push_usi(m)
+        if len(task.opening) < plies or pos.outcome() is not None:
+            raise ValueError(f"the random opening of game {task.index} ends the game after {pos.ply} plies "
+                             f"({ending_of_position(pos)}) before either player moves: use fewer opening plies "
+                             f"(--openings {plies}) or another seed")
+
+
 def _run_parallel(tasks: list, workers: int, done) -> None:
     """Run ``tasks`` on ``workers`` processes, at most ``2 * workers`` at a time, until
     ``done(row)`` says stop."""
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
+    pool = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(START_METHOD),
                                   initializer=_worker_init)
     pending: set = set()
     todo = iter(tasks)
@@ -534,14 +590,10 @@ def _run_parallel(tasks: list, workers: int, done) -> None:
                     if not fut.cancelled():
                         done(fut.result())
                 break
-    except BaseException:
-        for fut in pending:
-            fut.cancel()
-        for proc in list(getattr(pool, "_processes", {}).values()):
-            proc.terminate()
+    except BaseException:  # a signal, Ctrl-C or a failure: the workers unwind and end their engines
+        terminate_pool(pool, grace=ENGINE_GRACE)
         raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    pool.shutdown(wait=True)
 
 
 # ----------------------------------------------------------------------------- command line
@@ -577,50 +629,41 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _interrupt(signum, frame):
-    """SIGTERM unwinds like Ctrl-C: the games in progress end their engines, the finished ones
-    stay in games.csv."""
-    raise KeyboardInterrupt
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line; returns the exit code (2 for bad arguments)."""
-    p = _parser()
-    a = p.parse_args(argv)
-    try:
-        def limits(nodes):
-            return Limits(nodes=nodes if nodes is not None else a.nodes, depth=a.depth, byoyomi=a.byoyomi)
+    """The command line; returns the exit code: 2 (one ``error:`` line) for bad arguments or a
+    player that cannot start, found before any game is played or any file written; 128 + the
+    signal number when Ctrl-C, SIGTERM or SIGHUP stops it (the same command resumes)."""
+    a = _parser().parse_args(argv)
+    resume = ("rerun the same command to resume (the finished games are kept)" if a.out
+              else "nothing was kept (use --out to resume)")
+    return cli.run_guarded(lambda: _main(a), resume=resume)
 
-        first = parse_player(a.first, limits(a.nodes1), a.option, a.name1)
-        second = parse_player(a.second, limits(a.nodes2), a.option2, a.name2)
-        sprt = None
-        if a.sprt is not None:
-            if len(a.sprt) not in (2, 4):
-                raise ValueError("--sprt takes ELO0 ELO1 or ELO0 ELO1 ALPHA BETA")
-            sprt = Sprt(*a.sprt)
-        formats = [f for f in a.records.split(",") if f]
-        if formats and not a.out:
-            raise ValueError("--records needs --out")
-        if sorted(set(formats) - {"kifu", "kif", "csa"}):
-            raise ValueError(f"--records: use kifu, kif or csa, got {a.records!r}")
-        for name in ("timeout", "start_timeout"):
-            if not getattr(a, name) > 0:
-                raise ValueError(f"--{name.replace('_', '-')} must be positive")
-    except ValueError as err:
-        p.error(str(err))
-    previous = signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        result = run_match(first, second, a.games, a.out, seed=a.seed, openings=a.openings, max_plies=a.max_plies,
-                           workers=a.workers, sprt=sprt, progress=not a.no_progress, start_timeout=a.start_timeout,
-                           move_timeout=a.timeout)
-    except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("interrupted: rerun the same command to resume" if a.out else "interrupted", file=sys.stderr)
-        return 130
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+
+def _main(a: argparse.Namespace) -> int:
+    def limits(nodes):
+        return Limits(nodes=nodes if nodes is not None else a.nodes, depth=a.depth, byoyomi=a.byoyomi)
+
+    first = parse_player(a.first, limits(a.nodes1), a.option, a.name1)
+    second = parse_player(a.second, limits(a.nodes2), a.option2, a.name2)
+    sprt = None
+    if a.sprt is not None:
+        if len(a.sprt) not in (2, 4):
+            raise ValueError("--sprt takes ELO0 ELO1 or ELO0 ELO1 ALPHA BETA")
+        sprt = Sprt(*a.sprt)
+    formats = [f for f in a.records.split(",") if f]
+    if formats and a.out is None:
+        raise ValueError("--records needs --out")
+    if sorted(set(formats) - {"kifu", "kif", "csa"}):
+        raise ValueError(f"--records: use kifu, kif or csa, got {a.records!r}")
+    for name in ("timeout", "start_timeout"):
+        check_number(f"--{name.replace('_', '-')}", getattr(a, name), 0, MAX_TIMEOUT, low_open=True)
+    if a.out is not None:
+        check_output_folder(a.out, "--out")
+        if formats:
+            check_output_folder(Path(a.out) / "records", "--out's records folder")
+    result = run_match(first, second, a.games, a.out, seed=a.seed, openings=a.openings, max_plies=a.max_plies,
+                       workers=a.workers, sprt=sprt, progress=not a.no_progress, start_timeout=a.start_timeout,
+                       move_timeout=a.timeout)
     print(result.summary())
     if formats:
         export_records(result.rows, Path(a.out) / "records", formats)

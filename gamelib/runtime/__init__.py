@@ -15,6 +15,8 @@ Submodules
     workers or checkpoint interval.
 :mod:`~gamelib.runtime.interrupt`
     SIGTERM and SIGHUP stop a run like Ctrl-C; a stopped run's processes are all ended.
+:mod:`~gamelib.runtime.cli`
+    What every command line shares: one ``error:`` line and exit 2, 128 + the signal number.
 :mod:`~gamelib.runtime.stages`
     Wall time per stage of a run folder, summed over every invocation.
 :mod:`~gamelib.runtime.profiles`

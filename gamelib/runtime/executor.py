@@ -80,9 +80,9 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _terminate(pool: ProcessPoolExecutor) -> None:
+def terminate_pool(pool: ProcessPoolExecutor, grace: float = TERMINATE_GRACE) -> None:
     """Stop ``pool`` without waiting for its running jobs: SIGTERM, then SIGKILL after
-    :data:`TERMINATE_GRACE` seconds."""
+    ``grace`` seconds."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     for process in processes:
         with contextlib.suppress(OSError, ValueError):
@@ -90,7 +90,7 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(OSError, ValueError):
-            process.join(TERMINATE_GRACE)
+            process.join(grace)
             if process.is_alive():
                 process.kill()
                 process.join()
@@ -282,7 +282,7 @@ class Executor:
             if self._pool is not None:
                 pool, self._pool = self._pool, None
                 if terminate:
-                    _terminate(pool)
+                    terminate_pool(pool)
                 else:
                     pool.shutdown(wait=True, cancel_futures=True)
             if self._client is not None:

@@ -17,28 +17,13 @@ from pathlib import Path
 import pytest
 
 import experiments_toy as toy
+from process_tree import session_members
 from gamelib.runtime.atomic import read_json
 from gamelib.runtime.checkpoint import MANIFEST, CheckpointStore
 
 N_BATCHES = 12
 TOY_SCRIPT = Path(toy.__file__)
 STOP_WITHIN = 15.0      # seconds; the workers get 2 s after SIGTERM, then SIGKILL
-
-
-def session_members(sid: int) -> list[int]:
-    """Processes whose session id is ``sid`` (read from /proc/<pid>/stat)."""
-    members = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()    # after "pid (comm) "
-        if fields[0] != "Z" and int(fields[3]) == sid:   # state, ppid, pgrp, session
-            members.append(int(entry.name))
-    return members
 
 
 def completed(folder: Path) -> int:

@@ -7,15 +7,18 @@ from __future__ import annotations
 import csv
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 
 import pytest
 
 from gamelib.minishogi import Position
+from process_tree import session_members
 from gamelib.play import engine_match as M
 from gamelib.play.match_stats import Sprt, elo_interval, likelihood_of_superiority
 from gamelib.play.stats import Record
@@ -67,6 +70,8 @@ FAKE = textwrap.dedent('''
                 time.sleep(0.05)
                 say("bestmove " + sorted(pos.legal_moves)[0])
             else:  # a legal move: the king steps back and forth (sente: 1e..., gote: 1a...)
+                if mode == "nap":
+                    time.sleep(0.2)
                 say("bestmove " + NEXT)
         elif cmd[0] == "position":
             words = line.split()
@@ -110,6 +115,7 @@ def _no_process_left(fake) -> list[int]:
 
 
 NODES = Limits(nodes=20)
+STOP_WITHIN = 15.0      # seconds; the workers get 2 s after SIGTERM, then SIGKILL
 
 
 def _match(fake, mode, tmp_path, games=2, **kwargs):
@@ -120,9 +126,6 @@ def _match(fake, mode, tmp_path, games=2, **kwargs):
 
 
 @pytest.mark.parametrize("mode, reason", [
-    ("exit_at_start", "engine died (exit code 3)"),  # before 'usi' is written, or while we wait for usiok
-    ("no_usiok", "engine timeout: no usiok within 3 s"),
-    ("no_readyok", "engine timeout: no readyok within 3 s"),
     ("hang", "engine timeout: no bestmove within 3 s"),
     ("garbage", "garbled move 'xyzzy'"),
     ("illegal", "illegal move '5a4a'"),
@@ -140,6 +143,30 @@ def test_bad_engine_loses_every_game_with_the_reason(fake, tmp_path, mode, reaso
     assert _no_process_left(fake) == []
 
 
+STARTS_BADLY = [
+    ("exit_at_start", "engine died (exit code 3)"),  # before 'usi' is written, or while we wait for usiok
+    ("no_usiok", "engine timeout: no usiok within 3 s"),
+    ("no_readyok", "engine timeout: no readyok within 3 s"),
+]
+
+
+@pytest.mark.parametrize("mode, reason", STARTS_BADLY)
+def test_engine_that_does_not_start_is_a_setup_error_before_any_game(fake, tmp_path, mode, reason):
+    """A match whose player cannot start is refused before a game is played or a file
+    written (it used to forfeit every game and exit 0)."""
+    with pytest.raises(ValueError, match=f"^player 'fake-{mode}': the {re.escape(reason)}"):
+        _match(fake, mode, tmp_path)
+    assert not (tmp_path / f"out-{mode}").exists()
+    assert _no_process_left(fake) == []
+
+
+@pytest.mark.parametrize("mode, reason", STARTS_BADLY)
+def test_engine_failing_to_start_for_one_game_loses_it(fake, mode, reason):
+    game = M.play_game(M.PlayerSpec(fake(mode), NODES), M.PlayerSpec("gamelib:random", NODES), seed=0,
+                       start_timeout=3.0)
+    assert (game.result, game.moves) == ("gote", ())
+    assert game.reason.startswith(f"sente {reason}")
+    assert _no_process_left(fake) == []
 def test_engine_dying_mid_game_loses(fake, tmp_path):
     result = _match(fake, "die_midgame", tmp_path)
     assert result.record == Record(0, 0, 2)
@@ -163,11 +190,16 @@ def test_pawn_drop_mate_loses_by_our_rules(fake):
     assert _no_process_left(fake) == []
 
 
-def test_missing_program_loses_and_the_match_goes_on(tmp_path):
-    first = M.PlayerSpec(str(tmp_path / "no-such-engine"), NODES)
-    result = M.run_match(first, M.PlayerSpec("gamelib:random", NODES), 2, None, progress=False)
-    assert result.record == Record(0, 0, 2)
-    assert all("engine did not start: No such file or directory" in r["reason"] for r in result.rows)
+def test_missing_program_or_unknown_option_is_a_setup_error(fake, tmp_path):
+    first = M.PlayerSpec(str(tmp_path / "no-such-engine"), NODES, name="missing")
+    with pytest.raises(ValueError, match="^player 'missing': the engine did not start: No such file or directory"):
+        M.run_match(first, M.PlayerSpec("gamelib:random", NODES), 2, tmp_path / "m", progress=False)
+    assert not (tmp_path / "m").exists()
+    optioned = M.PlayerSpec(fake("good"), NODES, options={"Hash": "16"}, name="optioned")
+    with pytest.raises(ValueError, match="^player 'optioned': the engine has no option 'Hash'"):
+        M.run_match(M.PlayerSpec("gamelib:random", NODES), optioned, 2, tmp_path / "m", progress=False)
+    assert not (tmp_path / "m").exists()
+    assert _no_process_left(fake) == []
 
 
 def test_engine_ignoring_quit_and_sigterm_is_killed(fake):
@@ -205,29 +237,51 @@ def _csv(path):
         return list(csv.reader(f))
 
 
-def test_command_line_sigterm_then_resume(fake, tmp_path):
-    """SIGTERM in the middle of a match: exit code 130, no engine left, the finished games kept;
-    the same command finishes the match with the games of an uninterrupted run."""
-    def command(out):
-        return [sys.executable, "-m", "gamelib.play.engine_match", fake("slow"), "gamelib:random", "--games", "4",
-                "--nodes", "10", "--max-plies", "16", "--out", str(out), "--no-progress", "--name1", "slow"]
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
+def test_command_line_signal_stops_the_whole_match_which_then_resumes(fake, tmp_path, sig):
+    """SIGTERM or SIGHUP to the main process of a two-worker match (as the experiments' signal
+    test): within seconds no process of its session (workers, forkserver, resource tracker) and
+    no engine is left, it exits with 128 + the signal, the finished games are kept, and the same
+    command finishes the match with the games of an uninterrupted run."""
+    def command(out, workers):  # two fakes shuffling their kings, 0.2 s a move: 12 plies a game
+        return [sys.executable, "-m", "gamelib.play.engine_match", fake("nap"), fake("nap"), "--games", "12",
+                "--nodes", "10", "--openings", "0", "--out", str(out), "--no-progress", "--name1", "a",
+                "--name2", "b", "--workers", str(workers)]
 
     out = tmp_path / "m"
-    proc = subprocess.Popen(command(out), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 300
-    while len(M.read_games(out / "games.csv")) < 1 and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130, err
-    assert "rerun the same command to resume" in err
+    log = tmp_path / "stderr.txt"       # a file, not a pipe: leftover workers would hold that
+    with open(log, "w") as stderr:
+        proc = subprocess.Popen(command(out, 2), stdout=subprocess.DEVNULL, stderr=stderr, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while len(M.read_games(out / "games.csv")) < 1 or len(session_members(proc.pid)) < 5:
+            assert proc.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, "the match made no progress"
+            time.sleep(0.05)
+        proc.send_signal(sig)
+        proc.wait(timeout=STOP_WITHIN)
+        deadline = time.monotonic() + STOP_WITHIN
+        while session_members(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = session_members(proc.pid)
+    finally:
+        for pid in session_members(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+        proc.kill()
+        proc.wait()
+    err = log.read_text()
+    assert not left, f"processes of the match still alive after {sig.name}: {left}"
+    assert proc.returncode == 128 + sig, err
+    assert f"stopped by {sig.name}: rerun the same command to resume" in err
+    assert "Traceback" not in err
     kept = M.read_games(out / "games.csv")
-    assert 1 <= len(kept) < 4
+    assert 1 <= len(kept) < 12
     assert _no_process_left(fake) == []
-    done = subprocess.run(command(out), capture_output=True, text=True, timeout=300)
+    done = subprocess.run(command(out, 2), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "W-D-L" in done.stdout and "LOS" in done.stdout
-    fresh = subprocess.run(command(tmp_path / "fresh"), capture_output=True, text=True, timeout=300)
+    fresh = subprocess.run(command(tmp_path / "fresh", 1), capture_output=True, text=True, timeout=300)
     assert fresh.returncode == 0, fresh.stderr
     assert _csv(out / "games.csv") == _csv(tmp_path / "fresh" / "games.csv")
     assert M.read_games(out / "games.csv")[: len(kept)] == kept
@@ -284,6 +338,83 @@ def test_bad_player_specs_are_refused(tmp_path):
         M.parse_player("/bin/engine", NODES, ["Hash"])
     with pytest.raises(ValueError, match="different names"):
         M.run_match(M.PlayerSpec("gamelib:random", NODES), M.PlayerSpec("gamelib:random", NODES), 2)
+
+
+# ----------------------------------------------------------------------------- command-line errors
+def _fails_cleanly(argv, capsys) -> str:
+    """``engine_match`` must return 2 with one ``error:`` line; returns that line."""
+    status = M.main(argv)
+    err = capsys.readouterr().err
+    assert status == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    return lines[0]
+
+
+RANDOM_VS_MATERIAL = ["gamelib:random", "gamelib:material", "--games", "2", "--nodes", "50", "--no-progress"]
+
+
+@pytest.mark.parametrize("more, message", [
+    (["--timeout", "inf"], "error: --timeout must be a number in (0, 86400], got inf"),
+    (["--timeout", "nan"], "error: --timeout must be a number in (0, 86400], got nan"),
+    (["--timeout", "0"], "error: --timeout must be a number in (0, 86400], got 0.0"),
+    (["--start-timeout", "1e300"], "error: --start-timeout must be a number in (0, 86400], got 1e+300"),
+    (["--openings", "100000"], "error: openings of 100000 random plies reach the cap of 300 plies: no game would "
+                               "be played"),
+    (["--openings", "250"], "error: the random opening of game 0 ends the game after "),
+    (["--seed", str(2**64)], "error: seed must be an integer in [0, 9223372036854775807], got"),
+    (["--nodes", str(2**64)], "error: nodes must be an integer in [1, 9223372036854775807], got"),
+    (["--name1", "a\nb"], "error: a player's name must be one line of printable text"),
+    (["--out", ""], "error: --out: the name is empty"),
+    (["--games"], "error: argument --games: expected one argument"),
+    (["--workers", "x"], "error: argument --workers: invalid int value: 'x'"),
+])
+def test_bad_arguments_fail_at_once_with_one_line(more, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    try:
+        line = _fails_cleanly(RANDOM_VS_MATERIAL + more, capsys)
+    except SystemExit as stop:  # argparse's own errors
+        assert stop.code == 2
+        line = capsys.readouterr().err.strip()
+        assert "\n" not in line and "usage" not in line
+    assert line.startswith(message), line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_out_that_cannot_be_a_folder_fails_before_any_game(tmp_path, capsys):
+    target = tmp_path / "hostname"
+    target.write_text("mine\n")
+    assert _fails_cleanly(RANDOM_VS_MATERIAL + ["--out", str(target)], capsys) == \
+        f"error: --out {target} is a file, not a folder"
+    assert _fails_cleanly(RANDOM_VS_MATERIAL + ["--out", str(target / "m")], capsys) == \
+        f"error: --out {target / 'm'} cannot be made: {target} is a file"
+    assert _fails_cleanly(RANDOM_VS_MATERIAL + ["--out", "/proc/x"], capsys).startswith(
+        "error: --out /proc/x cannot be written: /proc: ")
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "records").write_text("")
+    assert _fails_cleanly(RANDOM_VS_MATERIAL + ["--out", str(tmp_path / "m"), "--records", "kifu"], capsys) == \
+        f"error: --out's records folder {tmp_path / 'm' / 'records'} is a file, not a folder"
+    assert target.read_text() == "mine\n" and sorted(p.name for p in (tmp_path / "m").iterdir()) == ["records"]
+
+
+def test_name_that_cannot_head_a_record_fails_before_any_game(tmp_path, capsys):
+    """It used to play every game, then fail with a traceback writing the KIF records."""
+    out = tmp_path / "m"
+    line = _fails_cleanly(RANDOM_VS_MATERIAL + ["--name1", "a\nb", "--out", str(out), "--records", "kifu"], capsys)
+    assert line.startswith("error: a player's name must be one line of printable text")
+    assert not out.exists()
+
+
+def test_setup_errors_of_engines_fail_before_any_game(fake, tmp_path, capsys):
+    out = tmp_path / "m"
+    line = _fails_cleanly([str(tmp_path / "no-engine"), "gamelib:random", "--games", "2", "--nodes", "10",
+                           "--out", str(out), "--no-progress"], capsys)
+    assert line == f"error: player '{tmp_path / 'no-engine'}': the engine did not start: No such file or directory"
+    line = _fails_cleanly([fake("good"), "gamelib:random", "--games", "2", "--nodes", "10", "--option", "Hash=16",
+                           "--name1", "fake", "--out", str(out), "--no-progress"], capsys)
+    assert line.startswith("error: player 'fake': the engine has no option 'Hash'")
+    assert not out.exists()
+    assert _no_process_left(fake) == []
 
 
 # ----------------------------------------------------------------------------- statistics
