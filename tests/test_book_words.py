@@ -33,7 +33,9 @@ TEAM_WORDS = [
     (r"\b(?:first|second|third|fourth|fifth)\s+seed\b", "the source by its authors"),
     (r"\bseed\s+(?:paper|document|text)s?\b", "the source by its authors"),
     (r"\bissues?\s+(?:#\s*)?[1-9]\d?\b", "no issue numbers: say what changed"),
-    (r"\bsessions?\b", "no work sessions: say what was run, when and on what"),
+    (r"\bsessions?\s+(?:notes?|ends?|on)\b|\b(?:this|that|a\s+later|the\s+next|the\s+previous|one|"
+     r"two|three|four|five|several|many)\s+sessions?\b",
+     "no work sessions: say what was run, when and on what"),
     (r"(?<![.\w])closest\s+(?:run|configuration|one|replicates?)\b|\bclosest\s+to\s+the\s+paper\b",
      "a configuration named by what it is (its layout, scale, replicates)"),
     (r"\bfirst\s+(?:run|small\s+match)\b", "a run named by what it is, not by its history"),
@@ -76,7 +78,8 @@ def visible_text(page: str) -> str:
     decoded; link targets (``href``/``src``) are kept, as a path there is on the page too."""
     page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.DOTALL | re.IGNORECASE)
     targets = " ".join(re.findall(r'(?:href|src)="([^"]*)"', page))
-    text = re.sub(r"<[^>]+>", " ", page)
+    text = re.sub(r"</?(?:span|code|a|em|strong|b|i|sub|sup)\b[^>]*>", "", page)   # inline: no gap
+    text = re.sub(r"<[^>]+>", " ", text)
     return html.unescape(text + "\n\n" + targets)
 
 
@@ -99,7 +102,8 @@ PAGES = sorted(BUILT.rglob("*.html")) if BUILT.is_dir() else []
 # --------------------------------------------------------------------------- the finder itself
 @pytest.mark.parametrize("text", [
     "as in seed 004, the table", "The seeds' constraint holds.", "the second seed says so",
-    "fixed in issue 15.", "(issue 7)", "see the session notes", "The closest run of five",
+    "fixed in issue 15.", "(issue 7)", "see the session notes", "made over four sessions",
+    "stopped at three session ends", "The closest run of five",
     "the configuration closest to the paper", "our first run", "it won a first small match 4–0",
     "records in ../shared/data/othello", "the targets of this project", "see SPEC.md",
 ])
@@ -112,6 +116,7 @@ def test_finder_catches_each_kind_of_team_word(text):
     "a practical issue of TD learning", "the closest Fairy-Stockfish budget, 3,000 nodes",
     "the first 1,000 self-play games", "the shared parameters of the two sides",
     "python -m gamelib.experiments.pgleaf.closest run",
+    "starts the engine in a session of its own (os.setsid)",
 ])
 def test_finder_leaves_the_fields_words_alone(text):
     assert team_words(text) == [], text
@@ -124,7 +129,9 @@ def test_sentence_and_visible_text():
     page = ('<html><script>var x = "the seeds";</script><p>Hello &amp; <b>issue&nbsp;3</b></p>'
             '<a href="../shared/x.csv">data</a></html>')
     seen = visible_text(page)
-    assert "the seeds" not in seen and "Hello &" in seen and "issue\xa03" in seen and "../shared/x.csv" in seen
+    assert "the seeds" not in seen and "Hello & issue\xa03" in seen and "../shared/x.csv" in seen
+    code = '<pre><span class="n">pgleaf</span><span class="o">.</span><span class="n">closest</span> run</pre>'
+    assert "pgleaf.closest run" in visible_text(code) and team_words(visible_text(code)) == []
     assert [w for w, _, _ in team_words(seen)] == ["issue\xa03", "../shared"]
 
 
