@@ -36,3 +36,15 @@ if [ ! -x /usr/games/fairy-stockfish ] && ! command -v fairy-stockfish >/dev/nul
   fi
 fi
 # --- end Fairy-Stockfish ---
+# --- GRhino (gtp-rhino, the Othello engine of gamelib.play.othello_match; its tests skip without it) ---
+if [ ! -x /usr/games/gtp-rhino ] && ! command -v gtp-rhino >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq grhino >/dev/null \
+      || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq grhino >/dev/null; } \
+      || echo "note: could not install grhino with apt-get; its tests will be skipped" >&2
+  else
+    echo "note: GRhino is not installed; its tests will be skipped. Install it with" \
+         "'sudo apt-get install grhino' (Debian/Ubuntu) or set GRHINO=/path/to/gtp-rhino" >&2
+  fi
+fi
+# --- end GRhino ---

@@ -1,0 +1,456 @@
+"""Othello matches between GTP engines and gamelib players, judged by our rules.
+
+``python -m gamelib.play.othello_match FIRST SECOND --games N [--level L] [--depth D]
+[--openings K] [--out DIR] [--workers N] [--records transcript,ggf]`` plays ``N`` games between
+two players and prints wins-draws-losses, Elo with a 95 % interval and the likelihood of
+superiority of FIRST (:mod:`gamelib.play.match_stats`). A player is
+
+* a GTP engine's command line (:mod:`gamelib.play.gtp_client`), e.g. ``gtp-rhino`` (GRhino,
+  found in ``/usr/games`` when it is not on the ``PATH``); ``--level``, ``--mid``, ``--end``,
+  ``--book`` and ``--rand`` are added to the command line of every GRhino player;
+* ``gamelib:random`` (a uniformly random legal move), ``gamelib:greedy`` (the most discs after
+  the move) or ``gamelib:positional`` (αβ to ``--depth`` plies over the classic square
+  weights), the players of :mod:`gamelib.othello.players`.
+
+Games
+-----
+Game ``i`` starts from the opening ``i // 2`` -- ``--openings K`` uniformly random moves from the
+start position, drawn from ``derive_rng(seed, "opening", i // 2)`` -- with FIRST as black in
+even games and SECOND as black in odd ones, so every opening is played once with each colour.
+Every move is checked against our rules (:class:`gamelib.othello.Board`). A side with no legal
+move must pass: a GTP engine is asked (``genmove``) and must answer ``pass``; a gamelib player
+passes. The game ends when neither side can move, and the side with more discs wins (the
+score, black minus white with the empty squares to the winner, is recorded). A garbled or
+illegal move, a pass with a legal move, a move when the side must pass, ``resign``, an engine
+that does not start, refuses one of our moves, dies or does not answer within its timeout lose
+the game, and the reason is recorded. Each game starts its own engine processes and ends them.
+
+Files and resumption
+--------------------
+``DIR/games.csv`` has one line per game: ``game, black, white, result`` (``black``, ``white``
+or ``draw``), ``reason``, ``score`` (empty for a forfeit) and ``moves`` (the transcript
+``f5d6c3...`` from the start position, the opening included, passes left out). A rerun with
+the same settings skips the finished games (``DIR/match.json`` holds the settings; a rerun with
+others is refused); the results depend on neither ``--workers`` nor interruptions, as far as
+the engines play the same moves in the same positions. ``--records transcript,ggf`` also
+writes every game to ``DIR/records/`` (:mod:`gamelib.othello.records`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from tqdm import tqdm
+
+from gamelib.othello import Board, square_name
+from gamelib.othello.players import greedy_player, positional_player, random_opening, RandomPlayer
+from gamelib.othello.records import GgfGame, format_ggf, format_transcript, ggf_result, parse_transcript
+from gamelib.play.engine_match import MatchResult
+from gamelib.play.engine_process import EngineError, split_command
+from gamelib.play.gtp_client import COLOURS, GRHINO, GtpEngine, grhino_path
+from gamelib.play.match_runner import (append_row, play_games, read_rows, record_of, rewrite_rows,
+                                      unwind_on_signals)
+from gamelib.runtime import cli
+from gamelib.runtime.atomic import atomic_write_json, atomic_write_text, read_json
+from gamelib.runtime.checks import check_int, check_number, check_seed
+from gamelib.runtime.seeds import derive_rng, derive_seed
+
+__all__ = ["OthelloPlayerSpec", "grhino_options", "OthelloGameResult", "play_game", "opening_moves", "run_match",
+           "read_games", "export_records", "COLUMNS", "RECORD_FORMATS", "main"]
+
+#: Columns of ``games.csv``.
+COLUMNS = ("game", "black", "white", "result", "reason", "score", "moves")
+#: ``--records`` formats and their file suffixes.
+RECORD_FORMATS = {"transcript": "txt", "ggf": "ggf"}
+GAMELIB_PREFIX = "gamelib:"
+_GAMELIB_KINDS = ("random", "greedy", "positional")
+#: GRhino's command-line options: allowed values.
+GRHINO_OPTIONS = {"level": (1, 5), "mid": (1, 20), "end": (1, 20), "book": (0, 5), "rand": (0, 10)}
+MAX_TIMEOUT = 86_400.0
+_SIDE_NAMES = ("black", "white")
+
+
+# ----------------------------------------------------------------------------- players
+def grhino_options(spec: str, **options: int | None) -> str:
+    """``spec`` with ``--level N`` etc. appended for the options given (not None), if ``spec``
+    runs GRhino (``ValueError`` for a value out of GRhino's range)."""
+    given = {k: v for k, v in options.items() if v is not None}
+    for key, value in given.items():
+        if key not in GRHINO_OPTIONS:
+            raise ValueError(f"unknown GRhino option {key!r}: use {', '.join(GRHINO_OPTIONS)}")
+        check_int(f"--{key}", value, *GRHINO_OPTIONS[key])
+    if not given or spec.startswith(GAMELIB_PREFIX) or Path(split_command(spec)[0]).name != GRHINO:
+        return spec
+    return " ".join([spec] + [f"--{k} {v}" for k, v in given.items()])
+
+
+@dataclass(frozen=True)
+class OthelloPlayerSpec:
+    """A player of an Othello match (the interface of :class:`gamelib.play.engine_match.PlayerSpec`).
+
+    Attributes
+    ----------
+    spec : str
+        A GTP command line or ``gamelib:random|greedy|positional``.
+    depth : int
+        Search depth (plies) of ``gamelib:positional``.
+    name : str
+        Label in ``games.csv`` (default: ``spec``).
+    """
+
+    spec: str
+    depth: int = 2
+    name: str = ""
+
+    def __post_init__(self):
+        if not isinstance(self.spec, str) or not self.spec.strip():
+            raise ValueError(f"a player must be a GTP command line or gamelib:..., got {self.spec!r}")
+        check_int("depth", self.depth, 1, 60)
+        if not self.name:
+            object.__setattr__(self, "name", self.spec)
+        if not self.name.isprintable():
+            raise ValueError(f"a player's name must be one line of printable text, got {self.name!r}")
+        if self.is_gamelib and self.spec[len(GAMELIB_PREFIX):] not in _GAMELIB_KINDS:
+            raise ValueError(f"unknown gamelib player {self.spec!r}: use "
+                             + ", ".join(GAMELIB_PREFIX + k for k in _GAMELIB_KINDS))
+        if not self.is_gamelib:
+            split_command(self.spec)
+
+    @property
+    def is_gamelib(self) -> bool:
+        return self.spec.startswith(GAMELIB_PREFIX)
+
+    def command(self) -> list[str]:
+        """The engine's argument list (``gtp-rhino`` resolved by :func:`grhino_path`)."""
+        args = split_command(self.spec)
+        if args[0] == GRHINO:
+            args[0] = grhino_path() or GRHINO
+        return args
+
+    def identity(self) -> dict:
+        """What makes the player's games what they are (for the resumption check)."""
+        return {"spec": self.spec, "name": self.name, "depth": int(self.depth)}
+
+    def check_starts(self, start_timeout: float) -> None:
+        """Start a GTP engine once and end it: ``ValueError`` naming the player if it cannot be
+        started or does not finish its handshake (a setup error, reported before any game)."""
+        if self.is_gamelib:
+            return
+        try:
+            GtpEngine(self.command(), start_timeout).start().close()
+        except EngineError as err:
+            raise ValueError(f"player {self.name!r}: the engine {err}") from None
+
+    def make_side(self, start_timeout: float, move_timeout: float):
+        if self.is_gamelib:
+            kind = self.spec[len(GAMELIB_PREFIX):]
+            player = {"random": RandomPlayer, "greedy": greedy_player,
+                      "positional": lambda: positional_player(self.depth)}[kind]()
+            return _GamelibSide(player)
+        return _GtpSide(GtpEngine(self.command(), start_timeout, move_timeout))
+
+
+class _GtpSide:
+    """A GTP engine during one game: the moves it has not seen are sent before each genmove."""
+
+    def __init__(self, engine: GtpEngine):
+        self.engine, self.known = engine, 0
+
+    def start(self) -> None:
+        self.engine.start()
+        self.engine.new_game()
+
+    def move(self, board: Board, rng) -> str:
+        moves = board.move_stack  # from the start position, passes included: colours alternate
+        for i in range(self.known, len(moves)):
+            self.engine.play(_SIDE_NAMES[i % 2], moves[i])
+        self.known = len(moves) + 1  # the engine plays its own move on its board
+        return self.engine.genmove(COLOURS[board.turn])
+
+    def close(self) -> None:
+        self.engine.close()
+
+
+class _GamelibSide:
+    """A gamelib player during one game (it passes when it must)."""
+
+    def __init__(self, player):
+        self.player = player
+
+    def start(self) -> None:
+        pass
+
+    def move(self, board: Board, rng) -> str:
+        if board.must_pass():
+            return "pass"
+        return square_name(self.player.choose(board.black, board.white, board.turn == "X", rng))
+
+    def close(self) -> None:
+        pass
+
+
+# ----------------------------------------------------------------------------- one game
+@dataclass(frozen=True)
+class OthelloGameResult:
+    """``result`` (``"black"``, ``"white"`` or ``"draw"``), ``reason``, the ``moves`` played
+    (squares and ``"pass"``) and the ``score`` (black minus white, empty squares to the
+    winner) when the rules ended the game (None for a forfeit)."""
+
+    result: str
+    reason: str
+    moves: tuple
+    score: int | None
+
+
+def opening_moves(seed: int, opening: int, plies: int) -> tuple:
+    """``plies`` uniformly random legal moves (square names) from the start position, drawn from
+    ``derive_rng(seed, "opening", opening)`` (:func:`gamelib.othello.players.random_opening`)."""
+    return tuple(square_name(sq) for sq in random_opening(plies, derive_rng(seed, "opening", opening)))
+
+
+def _fault(board: Board, text: str) -> str | None:
+    """Why ``text`` is not a legal answer of the side to move (None if it is)."""
+    if text == "resign":
+        return "resigned"
+    if text == "pass":
+        return None if board.must_pass() else f"passed with legal moves ({', '.join(board.legal_moves)})"
+    if len(text) != 2 or text[0] not in "abcdefgh" or text[1] not in "12345678":
+        return f"garbled move {text[:40]!r}"
+    if board.must_pass():
+        return f"played {text!r} but must pass"
+    return None if board.is_legal(text) else f"illegal move {text!r}"
+
+
+def play_game(black: OthelloPlayerSpec, white: OthelloPlayerSpec, *, seed: int, opening: Sequence[str] = (),
+              start_timeout: float = 60.0, move_timeout: float = 60.0) -> OthelloGameResult:
+    """Play one game from the start position after the ``opening`` moves (passes implied);
+    never raises for a misbehaving engine (it loses, with the reason), and ends every process
+    it started."""
+    board = Board()
+    board.play(list(opening))
+    sides = []
+    rngs = (derive_rng(seed, "player", 0), derive_rng(seed, "player", 1))
+
+    def forfeit(c: int, reason: str) -> OthelloGameResult:
+        return OthelloGameResult(_SIDE_NAMES[1 - c], " ".join(f"{_SIDE_NAMES[c]} {reason}".split()),
+                                 tuple(board.move_stack), None)
+
+    try:
+        for c, spec in enumerate((black, white)):
+            sides.append(spec.make_side(start_timeout, move_timeout))
+            try:
+                sides[c].start()
+            except EngineError as err:
+                return forfeit(c, f"engine {err}")
+        while not board.is_game_over():
+            c = 0 if board.turn == "X" else 1
+            try:
+                text = sides[c].move(board, rngs[c])
+            except EngineError as err:
+                return forfeit(c, f"engine {err}")
+            fault = _fault(board, text)
+            if fault is not None:
+                return forfeit(c, fault)
+            board.push(text)
+        score = board.score()
+        discs = "-".join(map(str, board.count()))
+        return OthelloGameResult("black" if score > 0 else "white" if score < 0 else "draw", f"game over {discs}",
+                                 tuple(board.move_stack), score)
+    finally:
+        for side in sides:
+            side.close()
+
+
+# ----------------------------------------------------------------------------- a match
+@dataclass(frozen=True)
+class _Task:
+    index: int
+    black: OthelloPlayerSpec
+    white: OthelloPlayerSpec
+    seed: int
+    opening: tuple
+    start_timeout: float
+    move_timeout: float
+
+
+def _run_task(task: _Task) -> dict:
+    unwind_on_signals()
+    g = play_game(task.black, task.white, seed=task.seed, opening=task.opening, start_timeout=task.start_timeout,
+                  move_timeout=task.move_timeout)
+    return {"game": task.index, "black": task.black.name, "white": task.white.name, "result": g.result,
+            "reason": g.reason, "score": "" if g.score is None else g.score, "moves": format_transcript(g.moves)}
+
+
+def read_games(path) -> list[dict]:
+    """The rows of an Othello ``games.csv`` (a last line cut short by a kill is dropped), by game."""
+    return read_rows(path, COLUMNS)
+
+
+def run_match(first: OthelloPlayerSpec, second: OthelloPlayerSpec, games: int, out=None, *, seed: int = 0,
+              openings: int = 4, workers: int = 1, progress: bool = True, start_timeout: float = 60.0,
+              move_timeout: float = 60.0) -> MatchResult:
+    """Play (or resume) a match of ``games`` games; see the module docstring.
+
+    ``out`` (a folder) keeps ``games.csv`` and ``match.json``; without it nothing is written
+    and nothing can be resumed.
+    """
+    games = check_int("games", games, 1, 10**9)
+    openings = check_int("openings", openings, 0, 59)
+    workers = check_int("workers", workers, 1, 1024)
+    seed = check_seed(seed)
+    for name, v in (("start_timeout", start_timeout), ("move_timeout", move_timeout)):
+        check_number(name, v, 0, MAX_TIMEOUT, low_open=True)
+    if first.name == second.name:
+        raise ValueError(f"the players need different names, both are {first.name!r}")
+    identity = {"game": "othello", "first": first.identity(), "second": second.identity(), "seed": int(seed),
+                "openings": int(openings)}
+    rows: dict[int, dict] = {}
+    path = meta = None
+    if out is not None:
+        out = Path(out)
+        if out.exists() and not out.is_dir():
+            raise ValueError(f"match folder {out} is a file, not a folder")
+        path, meta = out / "games.csv", out / "match.json"
+        if meta.exists():
+            if read_json(meta) != identity:
+                raise ValueError(f"{out} holds a match with other settings ({meta}); use another folder")
+        elif path.exists():
+            raise ValueError(f"{path} exists without {meta.name}; use another folder")
+        rows = {r["game"]: r for r in read_games(path)}
+    tasks = []
+    for i in range(games):
+        if i in rows:
+            continue
+        black, white = (first, second) if i % 2 == 0 else (second, first)
+        opening = opening_moves(seed, i // 2, openings)
+        if len(opening) < openings:
+            raise ValueError(f"the random opening of game {i} ends the game after {len(opening)} moves: "
+                             f"use fewer opening moves (--openings {openings})")
+        tasks.append(_Task(i, black, white, derive_seed(seed, "game", i), opening, start_timeout, move_timeout))
+    if tasks:  # a player that cannot start is a setup error, not a forfeit of every game
+        first.check_starts(start_timeout)
+        second.check_starts(start_timeout)
+    if out is not None:  # nothing is written before the checks
+        out.mkdir(parents=True, exist_ok=True)
+        if not meta.exists():
+            atomic_write_json(meta, identity)
+        if rows:  # without a cut-off last line before appending
+            rewrite_rows(path, COLUMNS, rows)
+    bar = tqdm(total=games, initial=len(rows), disable=not progress, desc=f"{first.name} vs {second.name}",
+               unit="game")
+
+    def done(row: dict) -> None:
+        rows[row["game"]] = row
+        if path is not None:
+            append_row(path, COLUMNS, row)
+        rec = record_of(list(rows.values()), first.name, _SIDE_NAMES)
+        bar.set_postfix({"W-D-L": f"{rec.wins}-{rec.draws}-{rec.losses}"}, refresh=False)
+        bar.update(1)
+
+    try:
+        play_games(_run_task, tasks, workers, done)
+    finally:
+        bar.close()
+    if path is not None:
+        rewrite_rows(path, COLUMNS, rows)
+    counted = [rows[k] for k in sorted(rows) if k < games]
+    return MatchResult(first.name, second.name, counted, record_of(counted, first.name, _SIDE_NAMES))
+
+
+def export_records(rows: Sequence[Mapping], folder, formats: Sequence[str] = tuple(RECORD_FORMATS)) -> list[Path]:
+    """Write each game of ``rows`` as ``folder/game-NNNNN.txt`` (the transcript) and/or
+    ``.ggf`` (:mod:`gamelib.othello.records`; a forfeit is ``RE[+-64.000:t]`` for a time-out,
+    ``:r`` otherwise)."""
+    bad = sorted(set(formats) - set(RECORD_FORMATS))
+    if bad:
+        raise ValueError(f"unknown record format(s) {bad}: use {', '.join(RECORD_FORMATS)}")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for row in rows:
+        moves = parse_transcript(row["moves"])
+        if row["score"] != "":
+            result = ggf_result(int(row["score"]))
+        else:
+            sign = {"black": 64, "white": -64}[row["result"]]
+            result = ggf_result(sign, "t" if "timeout" in row["reason"] else "r")
+        texts = {"transcript": format_transcript(moves) + "\n",
+                 "ggf": format_ggf(GgfGame(row["black"], row["white"], tuple(moves), result, place="gamelib")) + "\n"}
+        for fmt in formats:
+            target = folder / f"game-{int(row['game']):05d}.{RECORD_FORMATS[fmt]}"
+            atomic_write_text(target, texts[fmt])
+            paths.append(target)
+    return paths
+
+
+# ----------------------------------------------------------------------------- command line
+def _parser() -> argparse.ArgumentParser:
+    p = cli.ArgumentParser(prog="python -m gamelib.play.othello_match",
+                           description="Play an Othello match between two GTP engines or gamelib players.")
+    p.add_argument("first", help="GTP command line (e.g. gtp-rhino), gamelib:random, gamelib:greedy or "
+                                 "gamelib:positional")
+    p.add_argument("second", help="the opponent, as FIRST")
+    p.add_argument("--games", type=int, required=True, help="number of games (FIRST is black in even games)")
+    for key, (low, high) in GRHINO_OPTIONS.items():
+        p.add_argument(f"--{key}", type=int, help=f"GRhino's --{key} ({low}..{high}) for every GRhino player")
+    p.add_argument("--depth", type=int, default=2, help="search depth of gamelib:positional (plies; default 2)")
+    p.add_argument("--name1", default="", help="FIRST's name in games.csv (default: its command line)")
+    p.add_argument("--name2", default="", help="SECOND's name in games.csv")
+    p.add_argument("--openings", type=int, default=4, metavar="K",
+                   help="random moves of each opening (each is played with both colours; default 4)")
+    p.add_argument("--seed", type=int, default=0, help="run seed of the openings and the players' randomness")
+    p.add_argument("--out", help="folder for games.csv (resumable)")
+    p.add_argument("--workers", type=int, default=1, help="games played at once (processes)")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds an engine may take per move")
+    p.add_argument("--start-timeout", type=float, default=60.0, help="seconds for the engine's handshake")
+    p.add_argument("--records", default="", metavar="FORMATS",
+                   help="also write every game to DIR/records/ (comma-separated: transcript, ggf)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line; returns the exit code: 2 (one ``error:`` line) for bad arguments or a
+    player that cannot start, found before any game is played or any file written; 128 + the
+    signal number when Ctrl-C, SIGTERM or SIGHUP stops it (the same command resumes)."""
+    a = _parser().parse_args(argv)
+    resume = ("rerun the same command to resume (the finished games are kept)" if a.out
+              else "nothing was kept (use --out to resume)")
+    return cli.run_guarded(lambda: _main(a), resume=resume)
+
+
+def _main(a: argparse.Namespace) -> int:
+    options = {key: getattr(a, key) for key in GRHINO_OPTIONS}
+    specs = [grhino_options(spec, **options) for spec in (a.first, a.second)]
+    if any(v is not None for v in options.values()) and specs == [a.first, a.second]:
+        raise ValueError("--level, --mid, --end, --book and --rand are GRhino's options, but neither player "
+                         "runs gtp-rhino")
+    first = OthelloPlayerSpec(specs[0], a.depth, a.name1)
+    second = OthelloPlayerSpec(specs[1], a.depth, a.name2)
+    formats = [f for f in a.records.split(",") if f]
+    if formats and a.out is None:
+        raise ValueError("--records needs --out")
+    if sorted(set(formats) - set(RECORD_FORMATS)):
+        raise ValueError(f"--records: use {', '.join(RECORD_FORMATS)}, got {a.records!r}")
+    for name in ("timeout", "start_timeout"):
+        check_number(f"--{name.replace('_', '-')}", getattr(a, name), 0, MAX_TIMEOUT, low_open=True)
+    result = run_match(first, second, a.games, a.out, seed=a.seed, openings=a.openings, workers=a.workers,
+                       progress=not a.no_progress, start_timeout=a.start_timeout, move_timeout=a.timeout)
+    print(result.summary())
+    if formats:
+        export_records(result.rows, Path(a.out) / "records", formats)
+    reasons: dict[str, int] = {}
+    for row in result.rows:
+        key = row["reason"].split("'")[0].split("(")[0].strip()
+        if key.startswith("game over"):
+            key = "game over"
+        reasons[key] = reasons.get(key, 0) + 1
+    print("game ends: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
