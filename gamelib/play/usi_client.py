@@ -16,7 +16,9 @@ cshogi's match runner are the models) and drives the protocol:
 Anything that goes wrong -- the program cannot be started, dies, never answers ``usiok``,
 ``readyok`` or ``bestmove`` within its timeout -- raises :class:`EngineError` with a short
 reason (``"did not start: ..."``, ``"died ..."``, ``"timeout ..."``), and the process is gone
-after :meth:`UsiEngine.close` (also called by ``with`` and on every error of the handshake).
+after :meth:`UsiEngine.close` (also called by ``with`` and on every error of the handshake);
+the process plumbing is :class:`gamelib.play.engine_process.EngineProcess`, shared with the GTP
+client.
 Lines the engine writes that the protocol does not expect (``info``, banners, garbage) are
 ignored; the text of ``bestmove`` is returned as it is, for the caller to check against the
 rules.
@@ -24,28 +26,18 @@ rules.
 
 from __future__ import annotations
 
-import os
-import queue
-import shlex
-import signal
-import subprocess
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from gamelib.minishogi import rules as R
+from gamelib.play.engine_process import EngineError, EngineProcess, split_command
 
 __all__ = ["EngineError", "Limits", "UsiEngine", "VARIANT", "position_command", "split_command"]
 
 #: Fairy-Stockfish's name of 5×5 shogi.
 VARIANT = "minishogi"
 _VARIANT_OPTIONS = ("USI_Variant", "UCI_Variant")
-_QUIT_GRACE = 1.0
-
-
-class EngineError(RuntimeError):
-    """A USI engine failed; ``str(err)`` is the reason recorded with the game."""
 
 
 @dataclass(frozen=True)
@@ -77,14 +69,6 @@ class Limits:
         return " ".join(parts)
 
 
-def split_command(command: str | Sequence[str]) -> list[str]:
-    """The argument list of an engine command line (a string is split like a POSIX shell)."""
-    args = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
-    if not args:
-        raise ValueError("empty engine command")
-    return args
-
-
 def position_command(start_sfen: str, moves: Sequence[str]) -> str:
     """``position startpos|sfen <sfen> [moves ...]`` (``startpos`` for the standard position)."""
     head = "position startpos" if start_sfen == R.START_SFEN else f"position sfen {start_sfen}"
@@ -92,7 +76,7 @@ def position_command(start_sfen: str, moves: Sequence[str]) -> str:
 
 
 @dataclass
-class UsiEngine:
+class UsiEngine(EngineProcess):
     """One running USI engine.
 
     Parameters
@@ -114,112 +98,15 @@ class UsiEngine:
     move_timeout: float = 60.0
     name: str = field(default="", init=False)
     announced: dict = field(default_factory=dict, init=False)
-    _proc: subprocess.Popen | None = field(default=None, init=False, repr=False)
-    _lines: queue.Queue | None = field(default=None, init=False, repr=False)
-
-    # ------------------------------------------------------------------ life cycle
-    def start(self) -> UsiEngine:
-        """Start the process and do the handshake (``EngineError`` on failure, nothing left
-        running)."""
-        args = split_command(self.command)
-        try:
-            self._proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                          stderr=subprocess.DEVNULL, text=True, bufsize=1,
-                                          encoding="utf-8", errors="replace", start_new_session=True)
-        except OSError as err:
-            raise EngineError(f"did not start: {err.strerror or err}") from None
-        self._lines = queue.Queue()
-        threading.Thread(target=self._read, args=(self._proc.stdout, self._lines), daemon=True).start()
-        try:
-            self._handshake()
-        except BaseException:
-            self.close()
-            raise
-        return self
-
-    def __enter__(self) -> UsiEngine:
-        return self.start() if self._proc is None else self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    @staticmethod
-    def _read(stream, lines: queue.Queue) -> None:
-        try:
-            for line in stream:
-                lines.put(line.rstrip("\r\n"))
-        except (OSError, ValueError):
-            pass
-        lines.put(None)
-
-    def close(self) -> None:
-        """``quit``, then terminate, then kill (the whole process group); idempotent."""
-        proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        try:
-            if proc.poll() is None:
-                try:
-                    proc.stdin.write("quit\n")
-                    proc.stdin.flush()
-                except (OSError, ValueError):
-                    pass
-                try:
-                    proc.wait(_QUIT_GRACE)
-                except subprocess.TimeoutExpired:
-                    self._signal(proc, signal.SIGTERM)
-                    try:
-                        proc.wait(_QUIT_GRACE)
-                    except subprocess.TimeoutExpired:
-                        self._signal(proc, signal.SIGKILL)
-                        proc.wait()
-        finally:
-            for stream in (proc.stdin, proc.stdout):
-                try:
-                    stream.close()
-                except (OSError, ValueError):
-                    pass
-
-    @staticmethod
-    def _signal(proc: subprocess.Popen, sig: int) -> None:
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            try:
-                proc.send_signal(sig)
-            except ProcessLookupError:
-                pass
-
-    @property
-    def pid(self) -> int | None:
-        """The engine's process id (None when not running)."""
-        return None if self._proc is None else self._proc.pid
 
     # ------------------------------------------------------------------ protocol
-    def send(self, line: str) -> None:
-        """Write one command line (``EngineError`` if the engine has gone)."""
-        if self._proc is None:
-            raise EngineError("is not running")
-        try:
-            self._proc.stdin.write(line + "\n")
-            self._proc.stdin.flush()
-        except (OSError, ValueError):
-            raise EngineError(f"died (exit code {self._proc.poll()}) before {line.split()[0]!r}") from None
-
     def read_until(self, token: str, timeout: float) -> list[str]:
         """The lines the engine writes up to and including the first whose first word is
         ``token`` (``EngineError`` if it dies or ``timeout`` seconds pass first)."""
         deadline = time.monotonic() + timeout
         seen = []
         while True:
-            left = deadline - time.monotonic()
-            try:
-                line = self._lines.get(timeout=max(0.0, left)) if left > 0 else self._lines.get_nowait()
-            except queue.Empty:
-                raise EngineError(f"timeout: no {token} within {timeout:g} s") from None
-            if line is None:
-                code = self._proc.wait() if self._proc is not None else None
-                raise EngineError(f"died (exit code {code}) while we waited for {token}")
+            line = self.next_line(deadline, timeout, token)
             seen.append(line)
             if line.split()[:1] == [token]:
                 return seen
