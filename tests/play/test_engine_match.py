@@ -284,7 +284,8 @@ def test_command_line_signal_stops_the_whole_match_which_then_resumes(fake, tmp_
     fresh = subprocess.run(command(tmp_path / "fresh", 1), capture_output=True, text=True, timeout=300)
     assert fresh.returncode == 0, fresh.stderr
     assert _csv(out / "games.csv") == _csv(tmp_path / "fresh" / "games.csv")
-    assert M.read_games(out / "games.csv")[: len(kept)] == kept
+    final = {row["game"]: row for row in M.read_games(out / "games.csv")}
+    assert all(final[row["game"]] == row for row in kept)  # the workers finish games in any order
 
 
 def test_resume_after_a_kill_gives_the_uninterrupted_file(tmp_path):
