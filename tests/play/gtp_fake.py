@@ -1,9 +1,16 @@
 """Fake GTP Othello engines for the tests: a script whose MODE decides how it misbehaves.
 
-``python gtp_fake.py MODE PIDDIR``: it notes its pid in PIDDIR and keeps its own board (plain
-Python, no gamelib: it starts at once). A well-behaved mode plays the first legal move in
-square order (a1, b1, ..., h8) and passes when it must.
+The fixture ``fake`` writes the script to tmp_path and gives ``fake(MODE)``, the command line
+``python gtp_fake.py MODE PIDDIR``: the engine notes its pid in PIDDIR (``alive_engines(fake)``
+lists those still running) and keeps its own board (plain Python, no gamelib: it starts at
+once). A well-behaved mode plays the first legal move in square order (a1, b1, ..., h8) and
+passes when it must.
 """
+
+import os
+import sys
+
+import pytest
 
 FAKE = r'''
 import os, signal, sys, time
@@ -84,6 +91,8 @@ for line in sys.stdin:
             say("resign"); continue
         if mode == "pass_with_moves":
             say("pass"); continue
+        if mode == "slow":
+            time.sleep(0.1)
         if not mine:
             if mode == "move_when_must_pass":
                 c, r = next((c, r) for r in range(8) for c in range(8) if (c, r) not in board)
@@ -102,3 +111,34 @@ for line in sys.stdin:
     else:
         say("unknown command", ok=False)
 '''
+
+
+@pytest.fixture()
+def fake(tmp_path):
+    script = tmp_path / "gtp_fake.py"
+    script.write_text(FAKE)
+    piddir = tmp_path / "pids"
+    piddir.mkdir()
+
+    def command(mode: str) -> str:
+        return f"{sys.executable} {script} {mode} {piddir}"
+
+    command.piddir = piddir
+    return command
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie is gone but for its exit status)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().split(")")[-1].split()[0] != "Z"
+
+
+def alive_engines(fake) -> list[int]:
+    """The fake engines of ``fake`` still running (at least one must have run)."""
+    pids = [int(p.name) for p in fake.piddir.iterdir()]
+    assert pids, "the fake engine never ran"
+    return [pid for pid in pids if alive(pid)]

@@ -3,9 +3,7 @@ engines written to tmp_path): each loses with the reason recorded and leaves no 
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 
 import pytest
 
@@ -14,39 +12,10 @@ from gamelib.play import othello_match as M
 from gamelib.play.engine_process import EngineError
 from gamelib.play.gtp_client import GtpEngine, board_of_showboard
 from gamelib.play.stats import Record
-from gtp_fake import FAKE
+from gtp_fake import alive, alive_engines, fake  # noqa: F401 (fake is a fixture)
 
 #: The shortest openings after which the side to move must pass: black after these 8 moves.
 BLACK_MUST_PASS = ("d3", "c3", "b3", "b2", "f5", "a3", "a1", "c1")
-
-
-@pytest.fixture()
-def fake(tmp_path):
-    script = tmp_path / "gtp_fake.py"
-    script.write_text(FAKE)
-    piddir = tmp_path / "pids"
-    piddir.mkdir()
-
-    def command(mode: str) -> str:
-        return f"{sys.executable} {script} {mode} {piddir}"
-
-    command.piddir = piddir
-    return command
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    with open(f"/proc/{pid}/stat") as f:  # a zombie is gone but for its exit status
-        return f.read().split(")")[-1].split()[0] != "Z"
-
-
-def _left(fake) -> list[int]:
-    pids = [int(p.name) for p in fake.piddir.iterdir()]
-    assert pids, "the fake engine never ran"
-    return [pid for pid in pids if _alive(pid)]
 
 
 def _spec(fake, mode):
@@ -86,7 +55,7 @@ def test_bad_engine_loses_both_colours_with_the_reason(fake, tmp_path, mode, rea
         # it fails on its first move, or (refuse_play as black) when it is told the reply to it
         plies = 2 if (mode, colour) == ("refuse_play", "black") else 0 if colour == "black" else 1
         assert len(row["moves"]) // 2 == plies
-    assert _left(fake) == []
+    assert alive_engines(fake) == []
 
 
 def test_engine_claiming_a_move_when_it_must_pass_loses(fake):
@@ -94,7 +63,7 @@ def test_engine_claiming_a_move_when_it_must_pass_loses(fake):
                        move_timeout=5.0)
     assert (game.result, game.reason, game.score) == ("white", "black played 'b1' but must pass", None)
     assert game.moves == BLACK_MUST_PASS
-    assert _left(fake) == []
+    assert alive_engines(fake) == []
 
 
 def test_engine_that_passes_when_it_must_plays_on_to_the_end_by_our_rules(fake):
@@ -109,7 +78,7 @@ def test_engine_that_passes_when_it_must_plays_on_to_the_end_by_our_rules(fake):
     assert game.score == board.score()
     assert game.result == ("black" if game.score > 0 else "white" if game.score < 0 else "draw")
     assert game.reason == "game over {}-{}".format(*board.count())
-    assert _left(fake) == []
+    assert alive_engines(fake) == []
 
 
 @pytest.mark.parametrize("mode, reason", [
@@ -126,7 +95,7 @@ def test_engine_that_does_not_start(fake, tmp_path, mode, reason):
     game = M.play_game(GREEDY, _spec(fake, mode), seed=0, start_timeout=3.0)
     assert (game.result, game.moves) == ("black", ())
     assert game.reason.startswith(f"white {reason}")
-    assert _left(fake) == []
+    assert alive_engines(fake) == []
 
 
 def test_missing_program_is_a_setup_error(tmp_path):
@@ -141,7 +110,7 @@ def test_engine_ignoring_quit_and_sigterm_is_killed(fake):
     assert engine.name == "Fake stubborn"
     pid = engine.pid
     engine.close()
-    assert not _alive(pid)
+    assert not alive(pid)
     assert engine.pid is None
 
 
@@ -153,7 +122,7 @@ def test_failure_answer_is_an_engine_error_naming_the_command(fake):
         engine.new_game()
         engine.play("black", "f5")
         assert engine.genmove("white") == "f4"  # the first legal square (f4 < d6 < f6)
-    assert _left(fake) == []
+    assert alive_engines(fake) == []
 
 
 def test_showboard_rows_are_placed_by_their_printed_number():
@@ -176,4 +145,4 @@ def test_good_fakes_play_a_match_whose_scores_match_the_boards(fake, tmp_path):
         assert board.is_game_over()
         assert int(row["score"]) == board.score()
     assert result.record.games == 4
-    assert _left(fake) == []
+    assert alive_engines(fake) == []
