@@ -65,6 +65,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 from numba import njit
 
+from gamelib import exactmath as xm
 from gamelib.evaluation import shogi as ev
 from gamelib.learn.policy_gradient import (BASELINES, EpisodeScores, add_log_policy_gradient,
                                            gradient_weight, sample_from, self_play_update,
@@ -79,7 +80,7 @@ from gamelib.search import (child_leaves_into, child_scores_into, leaf_features_
 
 __all__ = ["REWARDS", "ALGORITHMS", "ENCLOSURE_BONUS", "LearnerSettings", "SelfPlayGame",
            "enclosure_bonus", "enclosure_bonus_usi", "game_rewards", "mirror_replies", "play_pg_games",
-           "pg_update", "play_td_games", "start_state"]
+           "pg_update", "play_td_games", "policy_sharpness", "start_state"]
 
 #: The reward settings.
 REWARDS = ("mdp", "non_mdp")
@@ -428,6 +429,22 @@ def _parsed_start(max_plies: int, qdepth: int) -> np.ndarray:
 
 
 @njit(cache=True)
+def _score_moves(s, first_ply, theta, kind, qdepth, max_plies, fused, ws, out):
+    """Score every legal move at ``s`` into ``out`` as the learners do (see the module
+    docstring); returns their number, 0 when the game is over by the rules or has no move.
+    ``fused``: REINFORCE's single scan for values and features; ``first_ply``: the game's first
+    ply (its searches share the evaluation cache's generation from the second move on)."""
+    if core.rule_result(s, max_plies) != core.RESULT_NONE:
+        return 0
+    if fused:            # every leaf's value and features from one scan
+        return child_leaves_into(s, theta, max_plies, ws, out)
+    if qdepth == 0:      # TD(λ): the static evaluations of the positions after the moves
+        return child_scores_into(s, theta, kind, max_plies, ws, out)
+    cache = 1 if s[core.PLY] == first_ply else 2
+    return root_scores_into(s, theta, kind, 1, qdepth, max_plies, ws, out, cache)
+
+
+@njit(cache=True)
 def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non_mdp, bonus,
                    pg_mode, g, vals, vptr, vidx, vval, ws, out, probs, buf, info, rew, mlog):
     """Play one self-play game from ``start`` with the softmax policy over ``root_leaves``
@@ -447,16 +464,7 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
     vptr[1, 0] = 0
     fused = pg_mode and qdepth == 0 and kind == ev.EVAL_LINEAR   # REINFORCE
     while True:
-        n = 0
-        r = core.rule_result(s, max_plies)
-        if r == core.RESULT_NONE:
-            if fused:     # every leaf's value and features from one scan
-                n = child_leaves_into(s, theta, max_plies, ws, out)
-            elif qdepth == 0:  # TD(λ): the static evaluations of the positions after the moves
-                n = child_scores_into(s, theta, kind, max_plies, ws, out)
-            else:
-                cache = 1 if s[core.PLY] == start[core.PLY] else 2
-                n = root_scores_into(s, theta, kind, 1, qdepth, max_plies, ws, out, cache)
+        n = _score_moves(s, start[core.PLY], theta, kind, qdepth, max_plies, fused, ws, out)
         if n == 0:  # the game is over: game_result says how (no legal move loses first)
             r = core.game_result(s, buf, 0, max_plies)
             break
@@ -486,6 +494,57 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
     info[1] = s[core.PLY]
     info[2] = cnt[0]
     info[3] = cnt[1]
+
+
+@njit(cache=True)
+def _policy_game(theta, start, kind, qdepth, temperature, max_plies, seed, ws, out, probs, acc):
+    """Play one self-play game from ``start`` with θ fixed (prepared weights) and the softmax
+    policy, as :func:`_selfplay_game` does (the same moves for the same θ and seed), adding to
+    ``acc`` = [moves, Σ π(chosen), positions with n ≥ 2 moves, Σ H(π)/log n over them]."""
+    s = start.copy()
+    np.random.seed(seed)
+    moves, scores = out[0], out[1]
+    while True:
+        n = _score_moves(s, start[core.PLY], theta, kind, qdepth, max_plies, False, ws, out)
+        if n == 0:
+            return
+        softmax_into(scores, n, temperature, probs)
+        k = sample_from(probs, n, np.random.random())
+        acc[0] += 1.0
+        acc[1] += probs[k]
+        if n > 1:
+            h = 0.0
+            for j in range(n):
+                if probs[j] > 0.0:
+                    h -= probs[j] * xm.log(probs[j])
+            acc[2] += 1.0
+            acc[3] += h / xm.log(float(n))
+        core.make_move(s, np.int64(moves[k]))
+
+
+def policy_sharpness(theta, settings: LearnerSettings, seeds) -> dict:
+    """How sharp a learner's self-play policy (eq. 6) is at θ, held fixed over games with the
+    given seeds (TD learners: the moves :func:`play_td_games` would play if θ did not change).
+
+    Returns
+    -------
+    dict
+        ``moves`` (played in all the games), ``chosen_prob`` (the mean over them of π(a), a the
+        move played), ``positions`` (those with n ≥ 2 legal moves) and ``entropy_fraction``
+        (the mean over those of ``H(π) / log n``, ``H(π) = −Σ_a π(a) log π(a)``: 1 for the
+        uniform policy, 0 for a deterministic one).
+    """
+    theta = _check_theta(theta, settings)
+    seeds = _check_seeds(seeds)
+    _, _, _, _, ws, out, probs, _ = _buffers(settings)
+    start = start_state(settings.max_plies, settings.qdepth)
+    weights = ev.prepare(theta)
+    acc = np.zeros(4)
+    for seed in seeds:
+        _policy_game(weights, start, ev.EVAL_LINEAR, settings.qdepth, settings.temperature,
+                     settings.max_plies, int(seed), ws, out, probs, acc)
+    return {"moves": int(acc[0]), "chosen_prob": acc[1] / max(acc[0], 1.0),
+            "positions": int(acc[2]), "entropy_fraction": acc[3] / max(acc[2], 1.0)}
 
 
 @kernel

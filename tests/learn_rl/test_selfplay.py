@@ -177,3 +177,36 @@ def test_tie_sides_keeps_the_evaluation_antisymmetric(algorithm):
     with pytest.raises(ValueError, match="equal halves"):
         sp.play_td_games(start + np.arange(ev.N_FEATURES) * 1e-9,
                          sp.LearnerSettings("td", max_plies=60, tie_sides=True), [1])
+
+
+@pytest.mark.parametrize("algorithm", ["tdleaf", "td"])
+def test_policy_sharpness_is_the_softmax_of_the_games_played(theta, algorithm):
+    """The measure, recomputed in numpy from a replay of the same games (the first game of a
+    TD run is played with θ unchanged, so its moves are the ones policy_sharpness draws)."""
+    settings = sp.LearnerSettings(algorithm, max_plies=80, temperature=0.05)
+    seeds = [31, 32, 33]
+    chosen, fractions = [], []
+    for seed in seeds:
+        _, (rec,) = sp.play_td_games(theta, settings, [seed])
+        _, _, steps = _replay(theta, settings, rec.moves)
+        for _, k, rl in steps:
+            z = (rl.scores - rl.scores.max()) / settings.temperature
+            p = np.exp(z) / np.exp(z).sum()
+            chosen.append(p[k])
+            if p.size > 1:
+                q = p[p > 0]
+                fractions.append(-(q * np.log(q)).sum() / np.log(p.size))
+    got = sp.policy_sharpness(theta, settings, seeds)
+    assert got["moves"] == len(chosen) and got["positions"] == len(fractions)
+    assert got["chosen_prob"] == pytest.approx(np.mean(chosen), rel=1e-12)
+    assert got["entropy_fraction"] == pytest.approx(np.mean(fractions), rel=1e-12)
+    assert 0.0 < got["entropy_fraction"] < 1.0
+
+
+def test_policy_sharpness_of_a_hot_policy_is_uniform_and_of_a_cold_one_sharp(theta):
+    hot = sp.policy_sharpness(theta, sp.LearnerSettings("td", max_plies=80, temperature=1e6),
+                              [1, 2])
+    cold = sp.policy_sharpness(theta, sp.LearnerSettings("td", max_plies=80, temperature=1e-4),
+                               [1, 2])
+    assert hot["entropy_fraction"] == pytest.approx(1.0, abs=1e-6) and hot["chosen_prob"] < 0.2
+    assert cold["entropy_fraction"] < 0.05 and cold["chosen_prob"] > 0.95
