@@ -105,8 +105,10 @@ _PAGE_PROBE = r"""
   for (const m of text.matchAll(/\\(?:[A-Za-z]{2,}|\[|\]|\(|\))|\$\$/g)) tex.push(show(m.index));
   // figures: every output of a cell that shows a loaded picture (an <img> that decoded, or an
   // <svg> with a size)
-  const drawn = (e) => (e.tagName === 'IMG' && e.naturalWidth > 0) ||
-    (e.tagName.toLowerCase() === 'svg' && e.getBoundingClientRect().width > 0);
+  // (the icons of buttons, such as sphinx-copybutton's on every text output, are not figures)
+  const drawn = (e) => !e.closest('button, .copybtn') &&
+    ((e.tagName === 'IMG' && e.naturalWidth > 0) ||
+     (e.tagName.toLowerCase() === 'svg' && e.getBoundingClientRect().width > 0));
   let figures = 0;
   document.querySelectorAll('main .cell_output > *').forEach((out) => {
     if (drawn(out) || [...out.querySelectorAll('img, svg')].some(drawn)) figures += 1;
@@ -467,7 +469,8 @@ def check_site(html_dir, *, screenshots=None, pages=None, chromium: str | None =
                 out.parent.mkdir(parents=True, exist_ok=True)
                 out.write_bytes(base64.b64decode(shot["data"]))
                 notes.append(f"screenshot: {out}")
-            log(f"  {page}: {time.monotonic() - t0:.2f} s")
+            log(f"  {page}: {time.monotonic() - t0:.2f} s, {found['figures']} figure(s) of "
+                f"{want} expected, math {found['mathjax'] if found['hasMath'] else 'none'}")
     finally:
         browser.close()
         server.close()

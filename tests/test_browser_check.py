@@ -144,7 +144,8 @@ def defective_site(root: Path) -> Path:
     """One page per defect a reader would see."""
     root.mkdir(parents=True)
     (root / "figure.html").write_text(page(
-        '<div class="cell_output"><pre>a figure should be here</pre></div>'
+        '<div class="cell_output"><pre>a figure should be here</pre>'
+        f'<button class="copybtn">{DOT}</button></div>'
         f'<div class="cell_output"><div>{DOT}</div></div>'))
     (root / "table.html").write_text(page(
         "<p>| | PL | RE | |—|—:|—:| | PL | | 76.2 |</p>"))

@@ -121,7 +121,7 @@ class Table:
         body = "\n".join("<tr>" + "".join(cell("td", v, n) for v, n in zip(row, self.numeric))
                          + "</tr>" for row in self.rows)
         caption = f"<caption>{html.escape(self.caption)}</caption>" if self.caption else ""
-        return (f'<table class="gamelib-table">{caption}<thead><tr>{head}</tr></thead>'
+        return (f'<table class="table gamelib-table">{caption}<thead><tr>{head}</tr></thead>'
                 f"<tbody>\n{body}\n</tbody></table>")
 
     def __repr__(self) -> str:
