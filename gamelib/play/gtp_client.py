@@ -51,10 +51,11 @@ _DISCS = {".": "-", "-": "-", "+": "-", "X": "X", "x": "X", "*": "X", "#": "X", 
 
 
 def grhino_path() -> str | None:
-    """Where ``gtp-rhino`` is: ``$GRHINO``, else the ``PATH``, else ``/usr/games`` (Debian puts
-    it there, outside a user's usual ``PATH``); None if it is nowhere."""
+    """Where ``gtp-rhino`` is: ``$GRHINO`` if it is set (None if that is not an executable
+    file), else the ``PATH``, else ``/usr/games`` (Debian puts it there, outside a user's usual
+    ``PATH``); None if it is nowhere."""
     if os.environ.get("GRHINO"):
-        return os.environ["GRHINO"]
+        return os.environ["GRHINO"] if os.access(os.environ["GRHINO"], os.X_OK) else None
     found = shutil.which(GRHINO)
     if found:
         return found

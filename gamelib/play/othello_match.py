@@ -32,7 +32,10 @@ or ``draw``), ``reason``, ``score`` (empty for a forfeit) and ``moves`` (the tra
 ``f5d6c3...`` from the start position, the opening included, passes left out). A rerun with
 the same settings skips the finished games (``DIR/match.json`` holds the settings; a rerun with
 others is refused); the results depend on neither ``--workers`` nor interruptions, as far as
-the engines play the same moves in the same positions. ``--records transcript,ggf`` also
+the engines play the same moves in the same positions: GRhino does with ``--book 0`` (and its
+default ``--rand 0``) after an opening of one move or more, whereas from the start position it
+picks its first move among the four symmetric ones at random, and with its opening book
+(``--book 1..5``, default 2) among the book's moves. ``--records transcript,ggf`` also
 writes every game to ``DIR/records/`` (:mod:`gamelib.othello.records`).
 """
 

@@ -12,8 +12,9 @@ from gamelib.play.gtp_client import GtpEngine, grhino_path
 
 GRHINO = grhino_path()
 pytestmark = pytest.mark.skipif(
-    GRHINO is None, reason="GRhino is not installed: 'sudo apt-get install grhino' (Debian/Ubuntu; "
-                           "scripts/setup.sh does it as root) or set GRHINO=/path/to/gtp-rhino")
+    GRHINO is None, reason="GRhino is not installed (or $GRHINO is not an executable): 'sudo apt-get "
+                           "install grhino' (Debian/Ubuntu; scripts/setup.sh does it as root) or set "
+                           "GRHINO=/path/to/gtp-rhino")
 
 #: The standard opening (the "tiger"), then a few more moves: both colours, flips in every direction.
 TIGER = ("f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3", "e6", "e7")
@@ -76,3 +77,15 @@ def test_full_game_against_level_1_ends_by_our_rules(tmp_path, grhino_black):
     assert game.score == board.score()
     assert game.result == ("black" if game.score > 0 else "white" if game.score < 0 else "draw")
     assert game.reason == "game over {}-{}".format(*board.count())
+
+
+def test_without_its_opening_book_grhino_replays_the_same_game_after_an_opening():
+    """With ``--book 0`` (and the default ``--rand 0``) a game from a random opening against a
+    deterministic player is the same every time, so a match can be resumed or rerun game for
+    game. (From the start position GRhino picks its first move among the four symmetric ones at
+    random, and with its book among the book's moves.)"""
+    rhino = M.OthelloPlayerSpec(f"{GRHINO} --level 1 --book 0", name="grhino-1")
+    greedy = M.OthelloPlayerSpec("gamelib:greedy")
+    opening = M.opening_moves(0, 0, 4)
+    games = {M.play_game(rhino, greedy, seed=0, opening=opening, move_timeout=60.0).moves for _ in range(3)}
+    assert len(games) == 1
