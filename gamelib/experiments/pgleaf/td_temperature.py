@@ -137,7 +137,10 @@ def _trained(point: str, seed: int, root, games: int = GAMES):
     folder = point_folder(point, seed, root)
     if (folder / "provenance.json").is_file():
         report, sizes = load_report(folder)
-        return sizes, report.training, saved_theta(folder / "theta", sizes, seed, games)
+        try:
+            return sizes, report.training, saved_theta(folder / "theta", sizes, seed, games)
+        except FileNotFoundError:    # a point the report does not save (1,000 games)
+            return sizes, report.training, trained_theta(folder / "train", sizes, seed, games)
     if not (folder / "train" / "manifest.json").is_file():
         raise FileNotFoundError(f"{folder} holds no training of the point {point!r}")
     sizes = _check_sizes(point_sizes(point))
@@ -188,11 +191,13 @@ def versus(point: str, seed: int = 0, games: int = VERSUS_GAMES, *, root=None,
     pairing (a, b) has the seed ``derive_seed(derive_seed(seed, "td-temperature", point,
     "versus"), "game", a, b, g)``. Writes ``versus.csv`` (one row per game: ``claim, algorithm,
     replicate, game, first`` (1 if the TD learner moved first), ``score`` (+1 it won, 0 a draw,
-    -1 it lost)) into the point's folder and returns it."""
+    -1 it lost)) into the point's folder, and the parameters it plays that the report did not
+    save into its ``theta/``, and returns it."""
     import pandas as pd
 
+    from gamelib.evaluation import shogi as ev
     from gamelib.experiments.pgleaf.matches import match_settings
-    from gamelib.experiments.pgleaf.training import saved_theta
+    from gamelib.experiments.pgleaf.training import saved_theta, theta_file
     from gamelib.play.shogi import play_games
     from gamelib.runtime.report import write_csv
     from gamelib.runtime.seeds import derive_seed
@@ -204,6 +209,11 @@ def versus(point: str, seed: int = 0, games: int = VERSUS_GAMES, *, root=None,
     match = match_settings(PROFILES["paper"])
     mine = {g: _trained(point, seed, root, g)[2] for g in (1000, GAMES)}
     sizes = point_sizes(point)
+    (folder / "theta").mkdir(parents=True, exist_ok=True)
+    for g, thetas in mine.items():      # the parameters played, beside the report's
+        for run in _td_runs(sizes):
+            if not (folder / "theta" / theta_file(run, g)).is_file():
+                ev.save_theta(folder / "theta" / theta_file(run, g), thetas[run.key])
     theirs = {g: saved_theta(closest_folder(seed, root) / "theta", closest_sizes(), seed, g)
               for g in (1000, GAMES)}
     players, pairings = {}, []
