@@ -59,6 +59,7 @@ from gamelib.play.match_runner import (append_row, play_games, read_rows, record
 from gamelib.runtime import cli
 from gamelib.runtime.atomic import atomic_write_json, atomic_write_text, read_json
 from gamelib.runtime.checks import check_int, check_number, check_seed
+from gamelib.runtime.paths import check_output_folder
 from gamelib.runtime.seeds import derive_rng, derive_seed
 
 __all__ = ["OthelloPlayerSpec", "grhino_options", "OthelloGameResult", "play_game", "opening_moves", "run_match",
@@ -313,9 +314,7 @@ def run_match(first: OthelloPlayerSpec, second: OthelloPlayerSpec, games: int, o
     rows: dict[int, dict] = {}
     path = meta = None
     if out is not None:
-        out = Path(out)
-        if out.exists() and not out.is_dir():
-            raise ValueError(f"match folder {out} is a file, not a folder")
+        out = check_output_folder(out, "match folder")
         path, meta = out / "games.csv", out / "match.json"
         if meta.exists():
             if read_json(meta) != identity:
@@ -440,6 +439,10 @@ def _main(a: argparse.Namespace) -> int:
         raise ValueError(f"--records: use {', '.join(RECORD_FORMATS)}, got {a.records!r}")
     for name in ("timeout", "start_timeout"):
         check_number(f"--{name.replace('_', '-')}", getattr(a, name), 0, MAX_TIMEOUT, low_open=True)
+    if a.out is not None:
+        check_output_folder(a.out, "--out")
+        if formats:
+            check_output_folder(Path(a.out) / "records", "--out's records folder")
     result = run_match(first, second, a.games, a.out, seed=a.seed, openings=a.openings, workers=a.workers,
                        progress=not a.no_progress, start_timeout=a.start_timeout, move_timeout=a.timeout)
     print(result.summary())

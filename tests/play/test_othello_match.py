@@ -130,11 +130,15 @@ def test_sigterm_stops_the_whole_match_which_then_resumes(fake, tmp_path):
     (["gamelib:greedy", "gamelib:random", "--games", "2", "--depth", "0"], "error: depth must be an integer in [1, 60]"),
     (["gamelib:greedy", "gamelib:random", "--games", "2", "--timeout", "0"],
      "error: --timeout must be a number in (0, 86400], got 0.0"),
+    (["gamelib:greedy", "gamelib:random", "--games", "2", "--out", "{file}"], "error: --out {file} is a file, not a folder"),
+    (["gamelib:greedy", "gamelib:random", "--games", "2", "--out", "{file}/sub"],
+     "error: --out {file}/sub cannot be made: {file} is a file"),
     (["{missing}", "gamelib:random", "--games", "2", "--out", "{out}"],
      "error: player '{missing}': the engine did not start: No such file or directory"),
 ])
 def test_command_line_errors_are_one_line_before_anything_is_written(tmp_path, capsys, args, line):
-    fill = {"out": str(tmp_path / "out"), "missing": str(tmp_path / "no-engine")}
+    fill = {"out": str(tmp_path / "out"), "missing": str(tmp_path / "no-engine"), "file": str(tmp_path / "f")}
+    (tmp_path / "f").write_text("not a folder")
     assert M.main([a.format(**fill) for a in args]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith(line.format(**fill)), err
