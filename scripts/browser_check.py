@@ -358,6 +358,14 @@ def _check_links(page: str, links: list[str], base: str, root: Path, cache: dict
     return problems
 
 
+def _few(page: str, kind: str, what: str, excerpts: list[str], shown: int = 3) -> list[Problem]:
+    """The first ``shown`` excerpts of one kind of problem on a page, then how many more."""
+    out = [Problem(page, kind, f"{what}: ...{s}...") for s in excerpts[:shown]]
+    if len(excerpts) > shown:
+        out.append(Problem(page, kind, f"{what}: {len(excerpts) - shown} more on the page"))
+    return out
+
+
 def _event_problem(page: str, ev: dict, base: str, notes: list[str]) -> Problem | None:
     method, p = ev.get("method"), ev.get("params", {})
     if method == "Runtime.exceptionThrown":
@@ -447,13 +455,12 @@ def check_site(html_dir, *, screenshots=None, pages=None, chromium: str | None =
             problems += [Problem(page, "broken image", src.replace(server.base, ""))
                          for src in found["broken"]]
             problems += [Problem(page, "myst", f"not rendered: ...{s}...") for s in found["myst"]]
-            problems += [Problem(page, "raw table", f"a Markdown table printed as text: ...{s}...")
-                         for s in found["tables"]]
+            problems += _few(page, "raw table", "a Markdown table printed as text",
+                             found["tables"])
             if found["hasMath"] and found["mathjax"] != "typeset":
                 problems.append(Problem(page, "raw tex", f"MathJax {found['mathjax']}: the "
                                         "page's equations stay TeX"))
-            problems += [Problem(page, "raw tex", f"TeX left as text: ...{s}...")
-                         for s in found["tex"]]
+            problems += _few(page, "raw tex", "TeX left as text", found["tex"])
             want = (expected_figures or {}).get(page, 0)
             if found["figures"] < want:
                 problems.append(Problem(page, "missing figure", f"{found['figures']} of the "
