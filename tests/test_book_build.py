@@ -95,3 +95,24 @@ def test_a_build_of_other_sources_is_refused(tmp_path, monkeypatch):
         book_build.find()
     result = _pytest(build, REGRESSION)
     assert result.returncode != 0 and "built from other sources" in result.stdout
+
+
+def test_the_book_build_saves_the_kernels_stream_outputs_unmerged():
+    """book/_ext/raw_outputs.py: myst-nb merges a cell's streams for the page on a copy, so the
+    executed notebook the tests read holds what the kernel printed."""
+    import importlib.util
+
+    import nbformat
+    from myst_nb.core import render
+
+    spec = importlib.util.spec_from_file_location("raw_outputs",
+                                                  ROOT / "book" / "_ext" / "raw_outputs.py")
+    extension = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(extension)
+    extension.setup(None)
+    outputs = [nbformat.v4.new_output("stream", name="stdout", text="a\n\n"),
+               nbformat.v4.new_output("stream", name="stdout", text="b\n")]
+    kernel = [dict(output) for output in outputs]
+    shown = render.coalesce_streams(outputs)
+    assert [dict(output) for output in outputs] == kernel
+    assert [output["text"] for output in shown] == ["a\nb\n"]
