@@ -3,7 +3,9 @@
 The value of a position is the final disc difference (side to move minus opponent) under
 perfect play by both sides, computed by fail-soft negamax
 
-$$ v(s) = \\max_{a} \\; -v(s \\cdot a), \\qquad v(s) = -v(\\bar s) \\text{ if } s \\text{ must pass}, $$
+.. math::
+
+   v(s) = \\max_{a} \\; -v(s \\cdot a), \\qquad v(s) = -v(\\bar s) \\text{ if } s \\text{ must pass},
 
 with alpha-beta pruning and principal variation search (null windows for all moves but the
 first, a re-search when a move beats alpha). A finished game is worth
