@@ -19,7 +19,7 @@ little-endian.
 
 :func:`load` replays every game with the numba core (legality of every move, implied
 passes) and returns one row per game. Where the files are: :func:`find_wthor_dir` looks at
-``$GAMELIB_WTHOR_DIR``, then ``<repo>/../shared/data/othello/wthor``, then
+``$GAMELIB_WTHOR_DIR``, then ``data/othello/wthor`` in a folder named ``shared`` beside the checkout, then
 ``<repo>/data/othello/wthor`` (where ``python -m gamelib.othello.download`` puts them).
 """
 

@@ -19,9 +19,9 @@ PREREGISTRATION.md``, commit :data:`PREREGISTRATION_COMMIT`)::
 
 ``run`` is an ordinary ``pgleaf`` run with ``-p`` overrides in
 ``data/results/paper/pgleaf/td_temperature/<point>/seed-<seed>`` (resumable, deterministic);
-``versus`` plays the claims' head-to-head pairings against the closest run's PGLeaf and
+``versus`` plays the claims' head-to-head pairings against the antisymmetric-layout run's (β = 12.8) PGLeaf and
 REINFORCE of the same replicate (resumable, ``versus.csv``). The point ``closest`` is not rerun:
-its runs are the closest run's TD runs (same settings, initial θ and game seeds), read from
+its runs are the antisymmetric-layout run's (β = 12.8) TD runs (same settings, initial θ and game seeds), read from
 ``closest/seed-<seed>``.
 
 Measured per run (:func:`run_table`): self-play health at 10,000 games -- sente's share of the
@@ -62,7 +62,7 @@ HEALTH_GAMES = 200
 #: Games per head-to-head pairing and replicate (half of them as sente).
 VERSUS_GAMES = 50
 #: The grid, in the order the points are run: name -> (β, T). T_eff = β T; the TD step is
-#: 0.001/β² (the paper's α at β = 1). ``closest`` is the closest run's TD runs.
+#: 0.001/β² (the paper's α at β = 1). ``closest`` is the antisymmetric-layout run's (β = 12.8) TD runs.
 POINTS = {"teff=0.03": (1.0, 0.03), "teff=0.12": (1.0, 0.12), "teff=0.384": (1.0, 0.384),
           "closest": (CLOSEST["beta"], 0.03)}
 #: The head-to-head pairings the claims name: (claim, learner, its games, opponent, its games).
@@ -82,7 +82,7 @@ def _check_point(point: str) -> None:
 
 
 def point_sizes(point: str) -> dict:
-    """The ``paper`` sizes of a grid point (for ``closest``: the closest run's)."""
+    """The ``paper`` sizes of a grid point (for ``closest``: the antisymmetric-layout run's (β = 12.8))."""
     _check_point(point)
     if point == "closest":
         return closest_sizes()
@@ -101,7 +101,7 @@ def _root(root) -> Path:
 
 
 def point_folder(point: str, seed: int = 0, root=None) -> Path:
-    """``.../pgleaf/td_temperature/<point>/seed-<seed>``; for ``closest`` the closest run's
+    """``.../pgleaf/td_temperature/<point>/seed-<seed>``; for ``closest`` the antisymmetric-layout run's (β = 12.8)
     folder (``root``: instead of ``data/results/paper/pgleaf``)."""
     _check_point(point)
     if point == "closest":
@@ -112,7 +112,7 @@ def point_folder(point: str, seed: int = 0, root=None) -> Path:
 def point_argv(point: str, seed: int = 0) -> list[str]:
     """The arguments of ``python -m gamelib.experiments`` that run (or resume) a β = 1 point."""
     if point == "closest":
-        raise ValueError("the point 'closest' is the closest run's TD runs, not rerun")
+        raise ValueError("the point 'closest' is the antisymmetric-layout run's (β = 12.8) TD runs, not rerun")
     paper = PROFILES["paper"]
     argv = ["pgleaf", "--profile", "paper", "--seed", str(seed),
             "--out", str(point_folder(point, seed))]
@@ -186,7 +186,7 @@ def health(point: str, seed: int = 0, games: int = HEALTH_GAMES, root=None):
 def versus(point: str, seed: int = 0, games: int = VERSUS_GAMES, *, root=None,
            workers: int | None = None, scheduler=None, progress: bool = False):
     """Play (or resume) the head-to-head pairings of :data:`PAIRINGS` of a finished β = 1 point
-    against the closest run's PGLeaf and REINFORCE of the same replicate (MDP), ``games`` games
+    against the antisymmetric-layout run's (β = 12.8) PGLeaf and REINFORCE of the same replicate (MDP), ``games`` games
     each with colours alternating and the ``paper`` profile's evaluation protocol; game g of
     pairing (a, b) has the seed ``derive_seed(derive_seed(seed, "td-temperature", point,
     "versus"), "game", a, b, g)``. Writes ``versus.csv`` (one row per game: ``claim, algorithm,
@@ -203,7 +203,7 @@ def versus(point: str, seed: int = 0, games: int = VERSUS_GAMES, *, root=None,
     from gamelib.runtime.seeds import derive_seed
 
     if point == "closest":
-        raise ValueError("the point 'closest' has its head-to-heads in the closest run's "
+        raise ValueError("the point 'closest' has its head-to-heads in the antisymmetric-layout run's (β = 12.8) "
                          "round-robin")
     folder = point_folder(point, seed, root)
     match = match_settings(PROFILES["paper"])
