@@ -9,6 +9,11 @@ the regression test (``tests/test_notebooks.py``) compares that build's artefact
 the stored ones, instead of executing every notebook twice more. Without the variable both
 execute the notebooks themselves, as before.
 
+``.ci/run`` starts the tests while the book is still being built: ``bash scripts/book.sh`` writes
+``_build/book-build.status`` (``running``, then ``done`` or ``failed``), and :func:`find` waits
+while it says ``running`` (at most :data:`WAIT` seconds, or ``$GAMELIB_BOOK_WAIT``); a failed
+build is refused.
+
 A build is used only when it executed the same inputs (:func:`inputs_digest`: the gamelib
 sources, the notebooks and the committed paper results the chapters read); a build of other
 inputs, or a folder that holds no build, is refused with a ``ValueError`` that says why --
@@ -20,12 +25,18 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import sys
+import time
 from pathlib import Path
 
 from gamelib import source_digest
 from gamelib.runtime.paths import repo_root
 
 ENV = "GAMELIB_BOOK_BUILD"
+#: where ``bash scripts/book.sh`` says how its build is going: running, done or failed
+STATUS = Path("_build") / "book-build.status"
+#: how long :func:`find` waits for a build that is still running, in seconds
+WAIT = 3600.0
 #: the files an execution of the chapters reads, besides gamelib's sources
 INPUTS = ("notebooks/*.ipynb", "data/results/paper/**/*")
 
@@ -77,9 +88,47 @@ def find(checkout: Path | None = None) -> BookBuild | None:
     return _checked(value, Path(checkout or repo_root()).resolve()) if value else None
 
 
+def built_html(checkout: Path | None = None) -> Path:
+    """The folder of the built HTML book that the tests of the built pages read:
+    ``$GAMELIB_BOOK_HTML`` if set, else the book build of :func:`find` (waiting for it), else
+    ``_build/html`` of ``checkout`` (default: this repository)."""
+    if os.environ.get("GAMELIB_BOOK_HTML", "").strip():
+        return Path(os.environ["GAMELIB_BOOK_HTML"])
+    build = find(checkout)
+    return (build.root if build else Path(checkout or repo_root())) / "_build" / "html"
+
+
+def wait_for(root: Path, timeout: float | None = None, poll: float = 5.0) -> None:
+    """Return once the build in ``root`` is no longer running (:data:`STATUS`); a checkout whose
+    build wrote no status (built by hand, or by an older script) counts as finished.
+
+    Raises
+    ------
+    ValueError
+        If the build failed, or still runs after ``timeout`` seconds (default
+        ``$GAMELIB_BOOK_WAIT`` or :data:`WAIT`).
+    """
+    if timeout is None:
+        timeout = float(os.environ.get("GAMELIB_BOOK_WAIT") or WAIT)
+    status, start, told = Path(root) / STATUS, time.monotonic(), False
+    while True:
+        state = status.read_text().strip() if status.is_file() else "done"
+        if state == "failed":
+            raise ValueError(f"{ENV}={root}: the book build failed (bash scripts/book.sh there)")
+        if state != "running":
+            return
+        if time.monotonic() - start > timeout:
+            raise ValueError(f"{ENV}={root}: the book build is still running after {timeout:.0f} s")
+        if not told:
+            print(f"waiting for the book build in {root} to finish", file=sys.stderr, flush=True)
+            told = True
+        time.sleep(poll)
+
+
 @functools.lru_cache(maxsize=None)
 def _checked(value: str, checkout: Path) -> BookBuild:
     root = Path(value).resolve()
+    wait_for(root)
     if not (root / "_build" / "jupyter_execute" / "notebooks").is_dir():
         raise ValueError(f"{ENV}={value}: no executed notebooks in _build/jupyter_execute/ "
                          f"(build the book there with bash scripts/book.sh)")

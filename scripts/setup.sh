@@ -19,15 +19,23 @@ fi
 stamp=".venv/.installed-$(basename "$req")"
 want=$(cat "$req" requirements.txt pyproject.toml | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  # uv (pinned, from PyPI) installs the same pinned wheels as pip in a fraction of the time
+  # (about 10 s instead of 70 s for requirements-test.txt); pip does it where uv cannot
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$req"
+  if .venv/bin/python -m pip install --quiet --disable-pip-version-check "uv==0.13.9" \
+      && .venv/bin/python -m uv pip install --quiet --python .venv/bin/python -r "$req"; then
+    :
+  else
+    echo "note: installing with uv failed; installing with pip instead" >&2
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$req"
+  fi
   echo "$want" > "$stamp"
 fi
 # --- Fairy-Stockfish (the outside yardstick of gamelib.play.engine_match; its tests skip without it) ---
 if [ ! -x /usr/games/fairy-stockfish ] && ! command -v fairy-stockfish >/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fairy-stockfish >/dev/null \
-      || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fairy-stockfish >/dev/null; } \
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq fairy-stockfish >/dev/null \
+      || { apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq fairy-stockfish >/dev/null; } \
       || echo "note: could not install fairy-stockfish with apt-get; its tests will be skipped" >&2
   else
     echo "note: Fairy-Stockfish is not installed; its tests will be skipped. Install it with" \
@@ -39,8 +47,8 @@ fi
 # --- GRhino (gtp-rhino, the Othello engine of gamelib.play.othello_match; its tests skip without it) ---
 if [ ! -x /usr/games/gtp-rhino ] && ! command -v gtp-rhino >/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq grhino >/dev/null \
-      || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq grhino >/dev/null; } \
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq grhino >/dev/null \
+      || { apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq grhino >/dev/null; } \
       || echo "note: could not install grhino with apt-get; its tests will be skipped" >&2
   else
     echo "note: GRhino is not installed; its tests will be skipped. Install it with" \

@@ -14,5 +14,5 @@ status=0
 python -m pytest -n 2 --dist loadfile -m "not slow and not notebooks" -p no:cacheprovider \
   tests "$@" || status=$?
 python -m pytest -m "not slow and notebooks" --nbval-lax --nbval-current-env -p no:cacheprovider \
-  tests/test_notebooks.py notebooks "$@" || status=$?
+  tests/test_notebooks.py tests/test_built_book.py notebooks "$@" || status=$?
 exit "$status"

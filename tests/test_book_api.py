@@ -2,7 +2,6 @@
 that builds it turns docstring titles into rubrics."""
 
 import importlib.util
-import os
 import pkgutil
 import re
 from pathlib import Path
@@ -13,7 +12,6 @@ import gamelib
 
 ROOT = Path(__file__).resolve().parent.parent
 API = ROOT / "book" / "api"
-BUILT = Path(os.environ.get("GAMELIB_BOOK_HTML", ROOT / "_build" / "html"))
 
 
 def public_modules() -> list[str]:
@@ -49,13 +47,6 @@ def test_api_pages_are_in_the_table_of_contents():
     toc = (ROOT / "_toc.yml").read_text()
     for page in API.glob("*.md"):
         assert f"file: book/api/{page.stem}\n" in toc, page
-
-
-@pytest.mark.skipif(not (BUILT / "book" / "api").is_dir(), reason=f"no built book in {BUILT}")
-def test_built_api_pages_document_every_module():
-    html = "".join(p.read_text(encoding="utf-8") for p in (BUILT / "book" / "api").glob("*.html"))
-    missing = [m for m in public_modules() if f'id="module-{m}"' not in html]
-    assert not missing, missing
 
 
 # --------------------------------------------------------------------------- the extension

@@ -97,6 +97,41 @@ def test_a_build_of_other_sources_is_refused(tmp_path, monkeypatch):
     assert result.returncode != 0 and "built from other sources" in result.stdout
 
 
+def test_a_build_still_running_is_waited_for_and_a_failed_one_refused(tmp_path, monkeypatch):
+    """.ci/run starts the tests while the book builds: find() waits for book.sh's status."""
+    import threading
+
+    build = _fake_build(tmp_path / "book")
+    status = build / book_build.STATUS
+    status.write_text("running\n")
+    with pytest.raises(ValueError, match="still running after 0 s"):
+        book_build.wait_for(build, timeout=0.0, poll=0.01)
+    finished = threading.Timer(0.3, lambda: status.write_text("done\n"))
+    finished.start()
+    monkeypatch.setenv(book_build.ENV, str(build))
+    monkeypatch.setenv("GAMELIB_BOOK_WAIT", "60")
+    book_build._checked.cache_clear()
+    try:
+        assert book_build.built_html() == build.resolve() / "_build" / "html"
+    finally:
+        finished.cancel()
+        book_build._checked.cache_clear()
+    assert status.read_text().strip() == "done"       # it returned only after the build had finished
+    status.write_text("failed\n")
+    with pytest.raises(ValueError, match="the book build failed"):
+        book_build.wait_for(build, timeout=60.0, poll=0.01)
+
+
+def test_book_sh_reports_how_its_build_went():
+    """scripts/book.sh says running before anything else and done only after the build."""
+    script = (ROOT / "scripts" / "book.sh").read_text()
+    running = script.index("echo running > _build/book-build.status")
+    assert running < script.index("bash scripts/setup.sh")
+    assert "echo failed > _build/book-build.status' EXIT" in script
+    assert script.index("echo done > _build/book-build.status") > script.index("jupyter-book build")
+    assert book_build.STATUS.as_posix() == "_build/book-build.status"
+
+
 def test_the_book_build_saves_the_kernels_stream_outputs_unmerged():
     """book/_ext/raw_outputs.py: myst-nb merges a cell's streams for the page on a copy, so the
     executed notebook the tests read holds what the kernel printed."""
