@@ -1,0 +1,229 @@
+"""Othello behind the game protocol: the bitboard kernels of :mod:`gamelib.othello.core` on a
+state array with its history.
+
+The core works on a pair of bitboards ``(p, o)`` (the side to move's discs and the other's) and
+returns new ones (copy-make). Here a state is an ``int64`` array that holds the stack of those
+pairs, one per ply, so that ``make_move`` writes the next pair above the current one and
+``unmake_move`` only steps back down:
+
+==================  ==============================================================
+``s[0]``            plies made since the state was made (the stack's top)
+``s[1]``            the colour to move when the state was made: 0 black (who moves
+                    first), 1 white; every ply (a pass too) changes it, so the colour
+                    to move is ``(s[1] + s[0]) mod 2``
+``s[2]``            plies of the game before the state was made
+``s[4 + 2k + j]``   the pair ``(p, o)`` after ``k`` of those plies (``j`` = 0: the side
+                    to move's discs, 1: the other's; the ``uint64`` bitboards' bits,
+                    square 0 = a1 ... 63 = h8)
+==================  ==============================================================
+
+No game lasts more than 120 plies (60 discs, at most one pass before each), so a state always
+has room for 120 plies of history and ``make_move`` needs no bound test. A pass is the move
+:data:`PASS` = 64, generated (alone) when the side to move has no move and the other has one;
+when neither has one the game is over and ``gen_moves`` returns 0. The result is the sign of the
+disc difference (the empty squares, which go to the winner under the World Othello Federation
+rule, do not change it). Othello has no captures to quiesce and no check.
+
+The key is the splitmix64 finaliser of the value table's index (:mod:`gamelib.othello.value_table`)
+on the black and white bitboards, with a constant mixed in when white is to move (after a pass
+the discs are the same and the side is not); it is a function of the position, computed when
+asked, so ``hash_key`` and ``hash_from_scratch`` are one function.
+
+The linear evaluation is the classic square-weight one of :mod:`gamelib.othello.search`
+(``positional``): φ_i(s) = +1 for a disc of the side to move on square i, -1 for one of the
+other side, and θ·φ(s) added in that module's order (the side to move's discs by square, then the
+other's), so that ``evaluate(s, w / Σ|w|)`` is its ``positional`` score to the last bit. Perft
+counts a finished game as one leaf at any remaining depth, as the published Othello numbers do.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gamelib.othello import core as _core
+from gamelib.othello.board import MAX_GAME_PLIES
+from gamelib.othello.value_table import _hash as _pair_hash
+from gamelib.runtime.bits import cttz as _cttz
+from gamelib.runtime.index import unsigned as _u
+from gamelib.runtime.kernels import kernel
+from .protocol import DRAW, LOSS, ONGOING, WIN
+
+__all__ = ["start", "new_state", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS",
+           "PERFT_END_LEAF", "gen_moves", "count_moves", "gen_noisy", "make_move", "unmake_move",
+           "outcome", "in_check", "side_to_move", "game_ply", "hash_key", "hash_from_scratch",
+           "live_length", "evaluate", "features"]
+
+MAX_MOVES = 64
+N_FEATURES = 64
+MAX_ACTIVE = 64
+PASS = 64
+PERFT_END_LEAF = 1
+
+_PLY, _SIDE, _START = 0, 1, 2
+_HIST = 4
+_U0 = np.uint64(0)
+_U1 = np.uint64(1)
+_U2 = np.uint64(2)
+_U3 = np.uint64(3)
+_WHITE_KEY = np.uint64(0x2545F4914F6CDD1D)
+
+
+def new_state(black: int, white: int, black_to_move: bool, game_ply: int = 0) -> np.ndarray:
+    """A state of the position ``(black, white)`` (bitboards as Python ints), ``game_ply`` plies
+    into the game, with room for every ply a game can have."""
+    black, white = int(black), int(white)
+    if not (0 <= black < 2**64 and 0 <= white < 2**64) or black & white:
+        raise ValueError("bad Othello position: bitboards must be disjoint 64-bit masks")
+    s = np.zeros(_HIST + 2 * (MAX_GAME_PLIES + 1), dtype=np.int64)
+    p, o = (black, white) if black_to_move else (white, black)
+    s[_HIST:_HIST + 2] = np.array([p, o], dtype=np.uint64).view(np.int64)
+    s[_SIDE] = 0 if black_to_move else 1
+    s[_START] = game_ply
+    return s
+
+
+def start(capacity: int = MAX_GAME_PLIES) -> np.ndarray:
+    """The start position (black to move); every state holds a whole game, whatever ``capacity``."""
+    return new_state(int(_core.START_BLACK), int(_core.START_WHITE), True)
+
+
+@njit(cache=True, inline="always")
+def _pair(s):
+    """The current pair ``(p, o)`` as ``uint64`` bitboards."""
+    top = _u(_HIST + 2 * s[_PLY])
+    return np.uint64(s[top]), np.uint64(s[top + _U1])
+
+
+@kernel(inline="always")
+def gen_moves(s, buf, start):
+    """The legal squares in increasing order, or :data:`PASS` alone, or nothing at the end."""
+    p, o = _pair(s)
+    moves = _core.move_mask(p, o)
+    n = start
+    while moves:
+        buf[n] = _cttz(moves)
+        n += 1
+        moves &= moves - _U1
+    if n == start and _core.move_mask(o, p) != _U0:
+        buf[n] = PASS
+        n += 1
+    return n - start
+
+
+@kernel(inline="always")
+def count_moves(s, buf, start):
+    """The number of :func:`gen_moves`, by a population count."""
+    p, o = _pair(s)
+    moves = _core.move_mask(p, o)
+    if moves != _U0:
+        return _core.popcount(moves)
+    return 1 if _core.move_mask(o, p) != _U0 else 0
+
+
+@kernel(inline="always")
+def gen_noisy(s, buf, start):
+    """No move of Othello is searched by quiescence."""
+    return 0
+
+
+@kernel(inline="always")
+def make_move(s, m):
+    """Push the pair after square ``m`` (as :func:`gamelib.othello.core.make_move`: the discs
+    :func:`~gamelib.othello.core.flips` turns) or a pass, sides exchanged."""
+    ply = s[_PLY]
+    top = _u(_HIST + 2 * ply)
+    p = s[top]
+    o = s[top + _U1]
+    if m == PASS:
+        s[top + _U2] = o
+        s[top + _U3] = p
+    else:   # gamelib.othello.core.make_move, with its flips
+        sq = np.uint64(m)
+        f = _core.flips(np.uint64(p), np.uint64(o), sq)
+        s[top + _U2] = np.int64(np.uint64(o) & ~f)
+        s[top + _U3] = np.int64(np.uint64(p) | f | (_U1 << sq))
+    s[_PLY] = ply + 1
+
+
+@kernel(inline="always")
+def unmake_move(s):
+    """Step back to the pair before the last move."""
+    s[_PLY] -= 1
+
+
+@kernel
+def outcome(s, buf, start):
+    """:data:`ONGOING` while a side can move; then the sign of the disc difference."""
+    p, o = _pair(s)
+    if _core.move_mask(p, o) != _U0 or _core.move_mask(o, p) != _U0:
+        return ONGOING
+    d = _core.disc_difference(p, o)
+    return WIN if d > 0 else LOSS if d < 0 else DRAW
+
+
+@kernel(inline="always")
+def in_check(s):
+    """Othello has no check."""
+    return False
+
+
+@kernel(inline="always")
+def side_to_move(s):
+    """0 black, 1 white."""
+    return (s[_SIDE] + s[_PLY]) & 1
+
+
+@kernel(inline="always")
+def game_ply(s):
+    """Plies of the game (passes included)."""
+    return s[_START] + s[_PLY]
+
+
+@kernel(inline="always")
+def hash_key(s):
+    """The pair hash of the black and white bitboards, and the colour to move."""
+    p, o = _pair(s)
+    if (s[_SIDE] + s[_PLY]) & 1 == 0:
+        return np.int64(_pair_hash(p, o))
+    return np.int64(_pair_hash(o, p) ^ _WHITE_KEY)
+
+
+hash_from_scratch = hash_key
+
+
+@kernel(inline="always")
+def live_length(s):
+    """The header and the pairs up to the current one."""
+    return _HIST + 2 * s[_PLY] + 2
+
+
+@kernel
+def evaluate(s, theta):
+    """Σ θ_i over the side to move's discs minus Σ θ_i over the other's, in square order."""
+    p, o = _pair(s)
+    v = 0.0
+    x = p
+    while x:
+        v += theta[_cttz(x)]
+        x &= x - _U1
+    x = o
+    while x:
+        v -= theta[_cttz(x)]
+        x &= x - _U1
+    return v
+
+
+@kernel
+def features(s, idx, val):
+    """+1 on the side to move's squares, then -1 on the other's, each in square order."""
+    p, o = _pair(s)
+    n = 0
+    for sign in (1.0, -1.0):
+        x = p if sign > 0.0 else o
+        while x:
+            idx[n] = _cttz(x)
+            val[n] = sign
+            n += 1
+            x &= x - _U1
+    return n

@@ -1,0 +1,252 @@
+"""The game protocol: the numba kernels and constants through which algorithms see a game.
+
+A game is a module that defines the names below (:data:`KERNELS`, :data:`CONSTANTS` and
+:func:`start`); :func:`game_from_module` checks that it does and makes the :class:`Game` the
+registry (:mod:`gamelib.games.registry`) keeps. An algorithm is written once, in a module of
+plain Python functions marked :func:`gamelib.games.specialize.generic` that call these names
+(imported from this module, where they are stubs), and
+:func:`gamelib.games.specialize.specialize` compiles it for one game: every call is then a
+direct call of the game's own compiled kernel, as if the algorithm had been written for it.
+
+The state
+---------
+A state is one ``int64`` array holding a position *and its history* (its capacity is fixed
+when the state is made): ``make_move`` plays a move in place and records what ``unmake_move``
+needs, so that a search works on one array with make/unmake and no other undo buffer. Only the
+first ``live_length(s)`` entries describe the state; the rest is room for deeper plies. A move
+is a non-negative integer, stored as ``int32`` in move buffers; a game whose rules force a pass
+generates the pass as an ordinary move (its code is the constant ``PASS``).
+
+Results are from the view of the side to move: :data:`WIN` = 1, :data:`DRAW` = 0,
+:data:`LOSS` = -1, and :data:`ONGOING` = 2 while the game goes on.
+
+Kernels (all ``@njit``; ``buf`` an ``int32`` buffer, ``start`` the index where a kernel may
+write, ``MAX_MOVES`` entries from it):
+
+==================================  =========================================================
+``gen_moves(s, buf, start) -> n``   the legal moves into ``buf[start:start + n]``, no move
+                                    twice; the pass when the rules force one; 0 when the side
+                                    to move has no legal move and no pass
+``count_moves(s, buf, start) -> n`` the ``n`` of ``gen_moves`` (bulk counting; ``buf`` is
+                                    scratch)
+``gen_noisy(s, buf, start) -> n``   the legal moves quiescence searches (captures in shogi; a
+                                    game without such moves returns 0)
+``make_move(s, m)``                 play legal move ``m`` (as generated for ``s``) in place
+``unmake_move(s)``                  take back the last move: ``s[:live_length(s)]`` and the
+                                    hash exactly as before it
+``outcome(s, buf, start) -> r``     :data:`ONGOING`, or the result by the rules (:data:`WIN`,
+                                    :data:`DRAW`, :data:`LOSS` for the side to move)
+``in_check(s) -> bool``             the side to move may not stand pat in quiescence (in check;
+                                    False in a game without checks)
+``side_to_move(s) -> int``          0 for the side that moved first in the game, 1 the other
+``game_ply(s) -> int``              plies played in the game (a ply cap is the algorithms'
+                                    convention, not the rules')
+``hash_key(s) -> int``              the position's 64-bit key (board, side to move, ...;
+                                    incrementally updated where the game keeps one)
+``hash_from_scratch(s) -> int``     the same key computed from the position alone
+``live_length(s) -> int``           the number of leading entries of ``s`` that describe it
+``evaluate(s, theta) -> float``     the linear evaluation θ·φ(s) from the side to move's view
+``features(s, idx, val) -> n``      the sparse φ(s): ``n`` distinct indices into ``idx``
+                                    (int32), their non-zero values into ``val`` (float64), in
+                                    the game's order; ``evaluate(s, θ) = Σ θ[idx]·val`` up to
+                                    rounding
+==================================  =========================================================
+
+Constants: ``MAX_MOVES`` (a bound on ``n`` above: the buffer's stride per ply),
+``N_FEATURES`` (the length of θ), ``MAX_ACTIVE`` (a bound on the ``n`` of ``features``),
+``PASS`` (the pass move's code, -1 in a game without passes) and ``PERFT_END_LEAF`` (what a
+position without moves counts at any remaining depth in the game's published perft: 1 in
+Othello, where a finished game is a leaf, 0 in shogi, where only move sequences count).
+
+Python: ``start(capacity) -> s``, the start position with room for ``capacity`` plies.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+from typing import Callable
+
+from numba.core.registry import CPUDispatcher
+
+__all__ = [
+    "WIN",
+    "DRAW",
+    "LOSS",
+    "ONGOING",
+    "KERNELS",
+    "CONSTANTS",
+    "ProtocolError",
+    "Game",
+    "game_from_module",
+    "gen_moves",
+    "count_moves",
+    "gen_noisy",
+    "make_move",
+    "unmake_move",
+    "outcome",
+    "in_check",
+    "side_to_move",
+    "game_ply",
+    "hash_key",
+    "hash_from_scratch",
+    "live_length",
+    "evaluate",
+    "features",
+    "MAX_MOVES",
+    "N_FEATURES",
+    "MAX_ACTIVE",
+    "PASS",
+    "PERFT_END_LEAF",
+]
+
+WIN = 1
+DRAW = 0
+LOSS = -1
+ONGOING = 2
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+class ProtocolError(ValueError):
+    """A game module that does not follow the protocol (the message names what is wrong)."""
+
+
+class _Unbound:
+    """A protocol constant outside a specialisation (an algorithm reads the game's)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<protocol constant {self.name}: specialise the algorithm for a game>"
+
+
+def _stub(name: str, signature: str, contract: str) -> Callable:
+    def kernel(*args):
+        raise TypeError(f"protocol kernel {name} called outside a specialisation: compile the "
+                        "algorithm for a game with gamelib.games.specialize.specialize")
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = f"``{signature}``: {contract}"
+    return kernel
+
+
+gen_moves = _stub("gen_moves", "gen_moves(s, buf, start) -> n",
+                  "the legal moves of ``s`` into ``buf[start:start + n]``, each once; the pass "
+                  "when the rules force one; 0 when the side to move has neither.")
+count_moves = _stub("count_moves", "count_moves(s, buf, start) -> n",
+                    "the ``n`` of :func:`gen_moves` (``buf[start:]`` is scratch).")
+gen_noisy = _stub("gen_noisy", "gen_noisy(s, buf, start) -> n",
+                  "the legal moves a quiescence search plays (captures); 0 in a game without.")
+make_move = _stub("make_move", "make_move(s, m)",
+                  "play legal move ``m`` in place, recording what :func:`unmake_move` needs.")
+unmake_move = _stub("unmake_move", "unmake_move(s)",
+                    "take back the last move: ``s[:live_length(s)]`` and the hash as before.")
+outcome = _stub("outcome", "outcome(s, buf, start) -> r",
+                "ONGOING (2), or the rules' result WIN (1), DRAW (0), LOSS (-1) for the side to "
+                "move (``buf[start:]`` is scratch).")
+in_check = _stub("in_check", "in_check(s) -> bool",
+                 "the side to move may not stand pat in quiescence (False without checks).")
+side_to_move = _stub("side_to_move", "side_to_move(s) -> int",
+                     "0 for the side that moved first in the game, 1 for the other.")
+game_ply = _stub("game_ply", "game_ply(s) -> int", "plies played in the game so far.")
+hash_key = _stub("hash_key", "hash_key(s) -> int",
+                 "the position's 64-bit key (incremental where the game keeps one).")
+hash_from_scratch = _stub("hash_from_scratch", "hash_from_scratch(s) -> int",
+                          "the key of :func:`hash_key` computed from the position alone.")
+live_length = _stub("live_length", "live_length(s) -> int",
+                    "the number of leading entries of ``s`` that describe the state.")
+evaluate = _stub("evaluate", "evaluate(s, theta) -> float",
+                 "the linear evaluation θ·φ(s), side to move's view.")
+features = _stub("features", "features(s, idx, val) -> n",
+                 "the sparse φ(s): distinct indices into ``idx``, non-zero values into ``val``.")
+
+#: The kernels a game defines (numba dispatchers), in the order of the module doc's table.
+KERNELS = ("gen_moves", "count_moves", "gen_noisy", "make_move", "unmake_move", "outcome",
+           "in_check", "side_to_move", "game_ply", "hash_key", "hash_from_scratch",
+           "live_length", "evaluate", "features")
+
+MAX_MOVES = _Unbound("MAX_MOVES")
+N_FEATURES = _Unbound("N_FEATURES")
+MAX_ACTIVE = _Unbound("MAX_ACTIVE")
+PASS = _Unbound("PASS")
+PERFT_END_LEAF = _Unbound("PERFT_END_LEAF")
+
+#: The constants a game defines: name -> (smallest value, largest value).
+CONSTANTS = {"MAX_MOVES": (1, 2**16), "N_FEATURES": (1, 2**31 - 1), "MAX_ACTIVE": (1, 2**31 - 1),
+             "PASS": (-1, 2**31 - 1), "PERFT_END_LEAF": (0, 1)}
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """One game behind the protocol: its name, its kernels, constants and ``start``.
+
+    Made by :func:`game_from_module`; the fields are the protocol's names. ``in_package`` tells
+    whether every kernel is defined inside ``gamelib`` (then algorithms specialised for it are
+    cached on disk: the cache folder is keyed by a hash of the package's sources).
+    """
+
+    name: str
+    kernels: SimpleNamespace
+    constants: SimpleNamespace
+    start: Callable
+    in_package: bool
+
+    def __getattr__(self, name):
+        for group in ("kernels", "constants"):
+            space = object.__getattribute__(self, group)
+            if hasattr(space, name):
+                return getattr(space, name)
+        raise AttributeError(f"game {self.name!r} has no protocol entry {name!r}")
+
+    def bindings(self) -> dict:
+        """Protocol name -> the game's kernel or constant (what a specialisation binds)."""
+        return {**vars(self.kernels), **vars(self.constants)}
+
+    def __repr__(self) -> str:
+        return f"Game({self.name!r})"
+
+
+def _defined_in_package(dispatcher) -> bool:
+    try:
+        path = Path(inspect.getfile(dispatcher.py_func)).resolve()
+    except (TypeError, OSError):
+        return False
+    return path.is_relative_to(_PACKAGE)
+
+
+def game_from_module(name: str, module: ModuleType | SimpleNamespace) -> Game:
+    """The :class:`Game` of a module (or namespace) that defines the protocol's names.
+
+    Raises
+    ------
+    ProtocolError
+        Listing, in one message, every protocol name the module lacks and every one it defines
+        wrongly (a kernel that is not a numba ``@njit`` function, a constant that is not an
+        integer in its range, a ``start`` that is not callable).
+    """
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ProtocolError(f"a game's name must be an identifier, got {name!r}")
+    where = getattr(module, "__name__", type(module).__name__)
+    missing = [k for k in (*KERNELS, *CONSTANTS, "start") if not hasattr(module, k)]
+    wrong = []
+    for k in KERNELS:
+        if hasattr(module, k) and not isinstance(getattr(module, k), CPUDispatcher):
+            wrong.append(f"{k} is not a numba @njit function")
+    for k, (lo, hi) in CONSTANTS.items():
+        v = getattr(module, k, None)
+        if hasattr(module, k) and (isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi):
+            wrong.append(f"{k} must be an integer in [{lo}, {hi}], got {v!r}")
+    if hasattr(module, "start") and not callable(module.start):
+        wrong.append("start is not callable")
+    if missing or wrong:
+        parts = [f"lacks {', '.join(missing)}"] if missing else []
+        raise ProtocolError(f"game {name!r} ({where}) does not follow gamelib.games.protocol: "
+                            + "; ".join(parts + wrong))
+    kernels = SimpleNamespace(**{k: getattr(module, k) for k in KERNELS})
+    constants = SimpleNamespace(**{k: getattr(module, k) for k in CONSTANTS})
+    in_package = all(_defined_in_package(d) for d in vars(kernels).values())
+    return Game(name, kernels, constants, module.start, in_package)
