@@ -31,7 +31,8 @@ write, ``MAX_MOVES`` entries from it):
                                     scratch)
 ``gen_noisy(s, buf, start) -> n``   the legal moves quiescence searches (captures in shogi; a
                                     game without such moves returns 0)
-``make_move(s, m)``                 play legal move ``m`` (as generated for ``s``) in place
+``make_move(s, m)``                 play legal move ``m`` (as generated for ``s``) in place;
+                                    the other side moves next (negamax relies on it)
 ``unmake_move(s)``                  take back the last move: ``s[:live_length(s)]`` and the
                                     hash exactly as before it
 ``outcome(s, buf, start) -> r``     :data:`ONGOING`, or the result by the rules (:data:`WIN`,
@@ -142,7 +143,8 @@ count_moves = _stub("count_moves", "count_moves(s, buf, start) -> n",
 gen_noisy = _stub("gen_noisy", "gen_noisy(s, buf, start) -> n",
                   "the legal moves a quiescence search plays (captures); 0 in a game without.")
 make_move = _stub("make_move", "make_move(s, m)",
-                  "play legal move ``m`` in place, recording what :func:`unmake_move` needs.")
+                  "play legal move ``m`` in place, recording what :func:`unmake_move` needs; "
+                  "the other side moves next.")
 unmake_move = _stub("unmake_move", "unmake_move(s)",
                     "take back the last move: ``s[:live_length(s)]`` and the hash as before.")
 outcome = _stub("outcome", "outcome(s, buf, start) -> r",

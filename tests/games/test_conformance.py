@@ -1,0 +1,349 @@
+"""Every registered game passes the protocol's conformance suite (in the spirit of pgx's api_test).
+
+On the positions of seeded random playouts (the generic playout of gamelib.games.playout):
+the legal moves are the oracle's, none twice, ``count_moves`` counts them and the quiescence
+moves are among them; ``outcome`` ends the game exactly where the oracle does, with its result
+from the side to move's view, and never while a move is left (``in_check`` as the oracle's);
+every move made and taken back restores the live state and the key exactly, the side to move
+alternates, and the incrementally kept key equals the key computed from scratch; the features
+are distinct, in range and non-zero, and θ·φ reproduces the game's evaluation; the generic
+perft gives the published numbers from the start position and the oracle's and the game's own
+perft elsewhere.
+
+Every check is shown to fail: a game whose adapter is broken in one kernel (or one constant)
+fails the check that covers it (``test_a_broken_adapter_fails_its_check``).
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from numba import njit
+
+from game_oracles import ORACLES
+from gamelib.games import minishogi as gms
+from gamelib.games import othello as gos
+from gamelib.games import registry
+from gamelib.games.perft import perft
+from gamelib.games.playout import random_playout
+from gamelib.games.protocol import CONSTANTS, DRAW, KERNELS, LOSS, ONGOING, WIN, game_from_module
+
+GAMES = registry.names()
+#: Playouts per game: (seeds, maximum plies, every how many plies a position is checked).
+PLAYOUTS = {"minishogi": (range(6), 160, 3), "othello": (range(6), 200, 2)}
+
+
+# --------------------------------------------------------------------------- samples
+def playouts(game, seeds, max_plies):
+    """Seeded random games of ``game`` from the start: their move lists."""
+    games = []
+    for seed in seeds:
+        s = game.start(max_plies + 8)
+        _, moves = random_playout(game, s, seed, max_plies)
+        games.append(moves)
+    return games
+
+
+def positions(game, games, every):
+    """(state, moves from the start) every ``every`` plies of each game and at its end,
+    replayed with ``game``'s own ``make_move``."""
+    out = []
+    for moves in games:
+        s = game.start(len(moves) + 8)
+        for k in range(len(moves) + 1):
+            if k % every == 0 or k == len(moves):
+                out.append((s.copy(), moves[:k]))
+            if k < len(moves):
+                game.make_move(s, moves[k])
+    return out
+
+
+@pytest.fixture(scope="module")
+def samples():
+    """Game name -> its sampled positions (the healthy game's playouts)."""
+    out = {}
+    for name in GAMES:
+        seeds, max_plies, every = PLAYOUTS[name]
+        game = registry.get(name)
+        out[name] = positions(game, playouts(game, seeds, max_plies), every)
+    return out
+
+
+def _moves(game, s):
+    buf = np.empty(2 * game.MAX_MOVES, dtype=np.int32)
+    n = int(game.gen_moves(s, buf, 0))
+    return [int(m) for m in buf[:n]], buf
+
+
+# --------------------------------------------------------------------------- the checks
+def check_moves(game, oracle, sample):
+    """Legal moves are the oracle's, each once; count_moves counts them; noisy ⊆ legal."""
+    for s, _ in sample:
+        moves, buf = _moves(game, s)
+        assert len(moves) <= game.MAX_MOVES
+        assert len(moves) == len(set(moves)), f"{game.name}: a move twice in {moves}"
+        assert int(game.count_moves(s, buf, 0)) == len(moves), f"{game.name}: count_moves"
+        assert {oracle.name_of(s, m) for m in moves} == oracle.legal_names(s), f"{game.name}: legal moves"
+        n = int(game.gen_noisy(s, buf, 0))
+        assert set(int(m) for m in buf[:n]) <= set(moves), f"{game.name}: a noisy move is not legal"
+
+
+def check_outcome(game, oracle, sample):
+    """The game ends where the oracle ends it, with its result for the side to move."""
+    buf = np.empty(2 * game.MAX_MOVES, dtype=np.int32)
+    ended = 0
+    for s, history in sample:
+        r = int(game.outcome(s, buf, 0))
+        assert r in (ONGOING, WIN, DRAW, LOSS)
+        assert r == oracle.outcome(s, history), f"{game.name}: outcome after {len(history)} plies"
+        assert bool(game.in_check(s)) == oracle.in_check(s, history), f"{game.name}: in_check"
+        if not _moves(game, s)[0]:
+            assert r != ONGOING, f"{game.name}: no move but the game goes on"
+        ended += r != ONGOING
+    return ended
+
+
+def check_round_trips(game, oracle, sample):
+    """make/unmake of every legal move restores the live state and the key exactly; the key
+    kept incrementally is the key from scratch; the side to move alternates."""
+    for s, _ in sample:
+        s = s.copy()
+        assert int(game.hash_key(s)) == int(game.hash_from_scratch(s)), f"{game.name}: key"
+        live = int(game.live_length(s))
+        before, key = s[:live].copy(), int(game.hash_key(s))
+        ply, side = int(game.game_ply(s)), int(game.side_to_move(s))
+        for m in _moves(game, s)[0]:
+            game.make_move(s, m)
+            assert int(game.game_ply(s)) == ply + 1 and int(game.side_to_move(s)) == 1 - side
+            assert int(game.hash_key(s)) == int(game.hash_from_scratch(s)), f"{game.name}: key after {m}"
+            game.unmake_move(s)
+            assert int(game.live_length(s)) == live
+            assert np.array_equal(s[:live], before), f"{game.name}: unmake of {m}"
+            assert int(game.hash_key(s)) == key, f"{game.name}: key after unmake of {m}"
+
+
+def check_features(game, oracle, sample, rng):
+    """φ's indices distinct and in range, values non-zero; θ·φ = evaluate(s, θ) (to rounding),
+    and the game's own evaluation where it has one apart from the adapter (exactly)."""
+    theta = oracle.theta(rng)
+    assert theta.shape == (game.N_FEATURES,)
+    idx = np.empty(game.MAX_ACTIVE, dtype=np.int32)
+    val = np.empty(game.MAX_ACTIVE, dtype=np.float64)
+    for s, _ in sample:
+        n = int(game.features(s, idx, val))
+        assert 0 < n <= game.MAX_ACTIVE
+        i, v = idx[:n].astype(np.int64), val[:n]
+        assert len(set(i.tolist())) == n and i.min() >= 0 and i.max() < game.N_FEATURES
+        assert np.all(v != 0.0)
+        value = float(game.evaluate(s, theta))
+        terms = theta[i] * v
+        assert abs(value - sum(terms.tolist())) <= 1e-12 * (1.0 + np.abs(terms).sum()), \
+            f"{game.name}: θ·φ {sum(terms.tolist())} != evaluate {value}"
+        own = oracle.own_evaluate(s, theta)
+        assert own is None or own == value, f"{game.name}: own evaluation {own} != {value}"
+
+
+def check_perft_start(game, oracle, deepest):
+    """The generic perft of the start position gives the published numbers."""
+    s = game.start(64)
+    for depth, leaves in oracle.published_perft.items():
+        if depth <= deepest:
+            assert perft(game, s, depth) == leaves, f"{game.name}: perft({depth})"
+    assert perft(game, s, 0) == 1
+
+
+def check_perft_positions(game, oracle, sample, depth, own_depth):
+    """The generic perft equals the oracle's (``depth``) and the game's own (``own_depth``)."""
+    for s, history in sample:
+        assert perft(game, s, depth) == oracle.perft(s, history, depth), f"{game.name}: perft({depth})"
+        live = int(game.live_length(s))
+        before = s[:live].copy()
+        assert perft(game, s, own_depth) == oracle.own_perft(s, own_depth), f"{game.name}: own perft"
+        assert np.array_equal(s[:live], before), f"{game.name}: perft left the state changed"
+
+
+# --------------------------------------------------------------------------- the suite
+@pytest.fixture(scope="module")
+def oracles():
+    return {name: ORACLES[name]() for name in GAMES}
+
+
+def test_every_registered_game_has_an_oracle_and_playouts():
+    assert GAMES == ["minishogi", "othello"]
+    assert set(GAMES) <= set(ORACLES) and set(GAMES) <= set(PLAYOUTS)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_moves_are_the_oracles(name, samples, oracles):
+    check_moves(registry.get(name), oracles[name], samples[name])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_outcome_is_the_oracles(name, samples, oracles):
+    sample = samples[name]
+    ended = check_outcome(registry.get(name), oracles[name], sample)
+    assert ended >= 1   # the sample reaches ends of games (so the check can see a wrong one)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_make_unmake_round_trips_and_keys(name, samples, oracles):
+    check_round_trips(registry.get(name), oracles[name], samples[name])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_features_reproduce_the_evaluation(name, samples, oracles):
+    check_features(registry.get(name), oracles[name], samples[name], np.random.default_rng(7))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_generic_perft_gives_the_published_numbers(name, oracles):
+    check_perft_start(registry.get(name), oracles[name], deepest=10)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_generic_perft_is_the_oracles_and_the_games_own(name, samples, oracles):
+    sample = samples[name][1::12]
+    check_perft_positions(registry.get(name), oracles[name], sample, depth=2, own_depth=4)
+
+
+def test_random_playouts_are_seeded():
+    game = registry.get("othello")
+    one, two = (random_playout(game, game.start(), seed, 200) for seed in (5, 5))
+    assert one == two and one[1] != random_playout(game, game.start(), 6, 200)[1]
+    r, moves = random_playout(game, game.start(), 5, 10)
+    assert r == ONGOING and moves == one[1][:10]
+
+
+# --------------------------------------------------------------------------- each check can fail
+def broken(name, **replace):
+    """The registered game ``name`` with some kernels or constants replaced."""
+    module = {"minishogi": gms, "othello": gos}[name]
+    space = {k: getattr(module, k) for k in (*KERNELS, *CONSTANTS, "start")}
+    space.update(replace)
+    return game_from_module(f"{name}_broken", SimpleNamespace(**space))
+
+
+@njit
+def _drop_last(s, buf, start):
+    n = gos.gen_moves(s, buf, start)
+    return n - 1 if n > 1 else n
+
+
+@njit
+def _count_one_less(s, buf, start):
+    n = gos.count_moves(s, buf, start)
+    return n - 1 if n > 1 else n
+
+
+@njit
+def _twice(s, buf, start):
+    n = gos.gen_moves(s, buf, start)
+    if n > 0:
+        buf[start + n] = buf[start]
+        n += 1
+    return n
+
+
+@njit
+def _count_one_more(s, buf, start):
+    return gos.count_moves(s, buf, start) + 1
+
+
+@njit
+def _flipped_outcome(s, buf, start):
+    r = gos.outcome(s, buf, start)
+    return r if r == 2 else -r
+
+
+@njit
+def _never_ends(s, buf, start):
+    return 2
+
+
+@njit
+def _a_feature_lost(s, idx, val):
+    n = gos.features(s, idx, val)
+    return n - 1
+
+
+@njit
+def _stale_key(s, m):
+    gms.make_move(s, m)
+    s[39] ^= 1   # the minishogi state's HASH entry
+
+
+@njit
+def _unmake_forgets_a_hand(s):
+    gms.unmake_move(s)
+    s[25] += 1   # sente's pawns in hand
+
+
+@njit
+def _illegal_noisy(s, buf, start):
+    n = gms.gen_noisy(s, buf, start)
+    buf[start + n] = 31 << 5   # from a drop slot that does not exist
+    return n + 1
+
+
+@njit
+def _never_in_check(s):
+    return False
+
+
+@njit
+def _one_more_leaf(s, buf, start):
+    return gms.count_moves(s, buf, start) + (1 if gms.in_check(s) else 0)
+
+
+#: case -> (game, what is replaced, the check that must fail, the start of its message).
+BROKEN = {
+    "othello gen_moves drops a move": (
+        "othello", {"gen_moves": _drop_last, "count_moves": _count_one_less}, check_moves, "legal moves"),
+    "othello gen_moves repeats a move": ("othello", {"gen_moves": _twice}, check_moves, "a move twice"),
+    "othello count_moves counts one more": (
+        "othello", {"count_moves": _count_one_more}, check_moves, "count_moves"),
+    "othello outcome for the wrong side": (
+        "othello", {"outcome": _flipped_outcome}, check_outcome, "outcome after"),
+    "othello outcome never ends the game": ("othello", {"outcome": _never_ends}, check_outcome, "outcome after"),
+    "othello features lose one": ("othello", {"features": _a_feature_lost}, check_features, "θ·φ"),
+    "othello perft without the finished games": (
+        "othello", {"PERFT_END_LEAF": 0}, check_perft_start, r"perft\(10\)"),
+    "minishogi make_move leaves the key stale": (
+        "minishogi", {"make_move": _stale_key}, check_round_trips, "key after"),
+    "minishogi unmake_move leaves a piece in hand": (
+        "minishogi", {"unmake_move": _unmake_forgets_a_hand}, check_round_trips, "unmake of"),
+    "minishogi gen_noisy adds an illegal move": (
+        "minishogi", {"gen_noisy": _illegal_noisy}, check_moves, "a noisy move is not legal"),
+    "minishogi in_check never": ("minishogi", {"in_check": _never_in_check}, check_outcome, "in_check"),
+    "minishogi count_moves counts evasions wrong": (
+        "minishogi", {"count_moves": _one_more_leaf}, check_perft_positions, r"perft\(2\)"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_a_broken_adapter_fails_its_check(case, samples, oracles):
+    name, replace, check, message = BROKEN[case]
+    game, oracle = broken(name, **replace), oracles[name]
+    sample = positions(game, _histories(samples[name]), 4)
+    with pytest.raises(AssertionError, match=f"{name}_broken: {message}"):
+        if check is check_features:
+            check(game, oracle, sample, np.random.default_rng(7))
+        elif check is check_perft_start:
+            check(game, oracle, deepest=10)
+        elif check is check_perft_positions:
+            check(game, oracle, sample[1::3][:8], 2, 3)
+        else:
+            check(game, oracle, sample)
+
+
+def _histories(sample):
+    """The full games behind a sample (each game's last, longest history)."""
+    games = []
+    for _, history in sample:
+        if games and history[:len(games[-1])] == games[-1]:
+            games[-1] = history
+        else:
+            games.append(history)
+    return games[:2]
