@@ -29,7 +29,8 @@ NATIVE = {
 }
 
 
-def _best(run, repeat_index, times):
+def _timed(run, repeat_index, times):
+    """Run once; its wall and CPU seconds into ``times[repeat_index]``; returns the leaves."""
     t0, c0 = time.perf_counter(), time.process_time()
     leaves = int(run())
     times[repeat_index] = (time.perf_counter() - t0, time.process_time() - c0)
@@ -44,13 +45,12 @@ def compare(name: str, repeat: int, depth: int | None = None) -> dict:
     depth = depth or default_depth
     state = game.start(64)
     runs = {"own": lambda: native(game, depth), "generic": lambda: perft(game, state, depth)}
-    for run in runs.values():   # compile, or load from the cache
-        native(game, 3), perft(game, state, 3)
+    native(game, 3), perft(game, state, 3)   # compile, or load from the cache
     times = {k: np.zeros((repeat, 2)) for k in runs}
     leaves = {}
     for i in range(repeat):
         for k, run in runs.items():
-            leaves[k] = _best(run, i, times[k])
+            leaves[k] = _timed(run, i, times[k])
     if leaves["own"] != leaves["generic"]:
         raise SystemExit(f"error: {name} perft({depth}): own {leaves['own']}, generic {leaves['generic']}")
     best = {k: t.min(axis=0) for k, t in times.items()}
