@@ -40,8 +40,10 @@ class RunOptions(Sized):
     experiment : str
     profile : str
         ``"quick"`` (minutes) or ``"paper"`` (the paper's sizes), or another registered one.
-    sizes : dict
-        The profile's sizes, after ``-p KEY VALUE`` overrides.
+    sizes : mapping
+        The profile's sizes, after ``-p KEY VALUE`` overrides, as the experiment's ``check``
+        returns them (a dict, or a typed configuration that reads as one, e.g.
+        :class:`~gamelib.experiments.pgleaf.config.PGLeafConfig`).
     seed : int
     out : Path
         Output (run) folder.
@@ -57,7 +59,7 @@ class RunOptions(Sized):
 
     experiment: str
     profile: str
-    sizes: dict
+    sizes: Mapping[str, Any]
     seed: int
     out: Path
     workers: int | None = None
@@ -74,7 +76,7 @@ class Experiment:
     profiles: Mapping[str, Mapping[str, Any]]
     description: str = ""
     aliases: tuple = ()
-    check: Callable[[Mapping[str, Any]], dict] | None = None
+    check: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
 
 
 @dataclass
@@ -85,12 +87,15 @@ class Registry:
 
     def register(self, name: str, *, profiles: Mapping[str, Mapping[str, Any]],
                  description: str = "", aliases: tuple = (),
-                 check: Callable[[Mapping[str, Any]], dict] | None = None) -> Callable:
+                 check: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
+                 ) -> Callable:
         """Decorator registering ``run(options)`` as experiment ``name`` -- the name of its
         chapter and of its results folder. ``aliases``: former names, still understood (e.g.
         in the provenance of runs made before a rename). ``check(sizes)``: the experiment's
-        validation of its sizes, returning them complete; :meth:`options` applies it, so a bad
-        value is refused before anything runs or is written."""
+        validation of its sizes (each value and the relations between them), returning them
+        complete -- a dict or a typed configuration that reads as one, which the run receives
+        as ``options.sizes``; :meth:`options` applies it, so a bad value is refused before
+        anything runs or is written."""
         if not isinstance(name, str) or not name.isidentifier():
             raise ValueError(f"experiment name must be an identifier, got {name!r}")
         validate_profiles(profiles)

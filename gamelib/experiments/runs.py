@@ -21,12 +21,14 @@ from gamelib.runtime.paths import results_dir
 __all__ = ["profile_sizes", "open_run"]
 
 
-def profile_sizes(name: str, profile: str, overrides: Mapping[str, Any] | None = None) -> dict:
+def profile_sizes(name: str, profile: str,
+                  overrides: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
     """Experiment ``name``'s sizes at ``profile``, with the ``overrides`` that are not None
-    (a chapter's parameters; None means "the profile's value"), validated by the experiment."""
+    (a chapter's parameters; None means "the profile's value"), as the experiment's check
+    returns them (validated; e.g. pgleaf's typed configuration)."""
     registry = discover()
     given = {k: v for k, v in (overrides or {}).items() if v is not None}
-    return dict(registry.options(name, profile=profile, overrides=given).sizes)
+    return registry.options(name, profile=profile, overrides=given).sizes
 
 
 def open_run(name: str, profile: str = "quick", seed: int = 0,

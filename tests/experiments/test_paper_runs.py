@@ -27,8 +27,10 @@ REPORT_FILES = {
 }
 
 
-def _normalised(obj):
-    return json.loads(json.dumps(obj))
+def _normalised(sizes):
+    """An experiment's checked sizes (a mapping: a dict, or pgleaf's typed configuration) as
+    plain JSON values."""
+    return json.loads(json.dumps(dict(sizes)))
 
 
 @pytest.mark.parametrize("run", RUNS, ids=[f"{p.parent.name}/{p.name}" for p in RUNS])
@@ -48,17 +50,19 @@ def test_committed_paper_run_matches_the_paper_profile(run: Path):
         assert invocation["git_commit"], f"{run}: an invocation without its git commit"
 
 
-def _pgleaf_expected_sizes(folder: str) -> dict:
-    """The sizes the full-size PGLeaf run in ``folder`` (a value of
+def _pgleaf_expected_sizes(folder: str):
+    """The configuration the full-size PGLeaf run in ``folder`` (a value of
     ``verdicts.configuration_folders``) must have been made with."""
+    from dataclasses import replace
+
     from gamelib.experiments import pgleaf
     from gamelib.experiments.pgleaf.closest import closest_sizes
 
     parts = folder.split("/")
-    sizes = closest_sizes() if parts[0] == "closest" else dict(pgleaf.PROFILES["paper"])
+    sizes = closest_sizes() if parts[0] == "closest" else pgleaf.profile_config("paper")
     plies = [p for p in parts if p.startswith("plies=")]
     if plies:        # a replay of the run's matches from random openings (pgleaf.openings)
-        sizes["match_opening_plies"] = int(plies[0].split("=", 1)[1])
+        sizes = replace(sizes, match_opening_plies=int(plies[0].split("=", 1)[1]))
     return sizes
 
 
@@ -117,5 +121,7 @@ def test_open_run_reads_the_committed_paper_run(name, tmp_path):
     assert open_run(name, "paper", 0, out=tmp_path / "none", make=False)[0] is None
     assert not (tmp_path / "none").exists()
     with pytest.raises(ValueError, match="other sizes"):
-        key = {"pgleaf": "n_games", "bonanza_shogi": "n_games", "elmo_shogi": "n_games"}[name]
+        # (pgleaf: n_games is the last of keep_points, so another n_games is no valid run)
+        key = {"pgleaf": "gauntlet_games", "bonanza_shogi": "n_games",
+               "elmo_shogi": "n_games"}[name]
         open_run(name, "paper", 0, {key: 2 * sizes[key]}, make=False)

@@ -9,9 +9,9 @@ import sys
 
 from gamelib.experiments import pgleaf
 
-SIZES = {**pgleaf.PROFILES["quick"], "n_games": 40, "M": 4, "games_per_job": 2,
-         "max_plies": 60, "rewards": ["non_mdp"], "keep_points": [8, 40],
-         "table_points": [40], "curve_points": [0, 40]}
+SIZES = pgleaf.profile_config("quick", n_games=40, M=4, games_per_job=2, max_plies=60,
+                               rewards=["non_mdp"], keep_points=[8, 40], table_points=[40],
+                               curve_points=[0, 40])
 
 
 def run(folder, seed, workers=1, scheduler=None):

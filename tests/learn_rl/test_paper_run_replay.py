@@ -15,9 +15,9 @@ import pytest
 from gamelib.evaluation import shogi as ev
 from gamelib.experiments.pgleaf import training as T
 from gamelib.experiments.pgleaf.closest import closest_folder, closest_sizes
-from gamelib.experiments.pgleaf.config import _check_sizes, runs_of, settings_of
+from gamelib.experiments.pgleaf.config import pgleaf_config, runs_of, settings_of
 
-SIZES = _check_sizes(closest_sizes())
+SIZES = pgleaf_config(closest_sizes())
 GAMES = 1000
 RUNS = [run for run in runs_of(SIZES) if run.replicate == 0]
 

@@ -27,7 +27,7 @@ def test_an_ablation_changes_one_factor_of_the_paper_profile(factor, setting):
     overrides_cli = {argv[i + 1]: __import__("json").loads(argv[i + 2])
                      for i, a in enumerate(argv) if a == "-p"}
     opts = discover().options("pgleaf", profile="paper", overrides=overrides_cli)
-    assert opts.sizes == pgleaf.config._check_sizes(sizes)
+    assert opts.sizes == sizes
     st = pgleaf.settings_of(pgleaf.runs_of(opts.sizes)[0], opts.sizes)
     for key, value in overrides.items():
         assert getattr(st, key) == pytest.approx(value)

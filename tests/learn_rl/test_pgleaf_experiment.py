@@ -55,8 +55,8 @@ def test_command_line_runs_reports_and_resumes(tmp_path, capsys):
     assert report.timings["training"] == pytest.approx(
         sum(i["wall_time_s"]["training"] for i in invocations))              # both calls
     assert pgleaf.load_report(out, expect=sizes)[1] == sizes
-    with pytest.raises(ValueError, match=r"other sizes: n_games 8 \(wanted 16\)"):
-        pgleaf.load_report(out, expect={**sizes, "n_games": 16})
+    with pytest.raises(ValueError, match=r"other sizes: gauntlet_games 2 \(wanted 4\)"):
+        pgleaf.load_report(out, expect={**sizes, "gauntlet_games": 4})
     assert list(pgleaf.claims(report, sizes).columns) == ["claim", "paper", "ours", "p_value",
                                                           "verdict"]
 
@@ -120,8 +120,7 @@ def _synthetic_report(pl_vs_re, tl_vs_pl, curve):
 
 
 def test_claims_verdicts():
-    sizes = {"table_points": [1000, 100_000], "curve_points": [0, 1000],
-             "rewards": ["mdp", "non_mdp"]}
+    sizes = pgleaf.profile_config("paper", table_points=[1000, 100_000], curve_points=[0, 1000])
     curve = {(0, a, r): 50 for a in pgleaf.ALGORITHMS for r in ("mdp", "non_mdp")}
     curve.update({(1000, "pgleaf", "mdp"): 80, (1000, "reinforce", "mdp"): 40,
                   (1000, "tdleaf", "mdp"): 55, (1000, "td", "mdp"): 45,
@@ -143,8 +142,8 @@ def test_claims_verdicts():
 
 def test_fastest_rise_is_checked_where_the_paper_states_it():
     """The paper: PGLeaf "far ahead after 10,000 games" -- behind after 1,000 does not count."""
-    sizes = {"table_points": [1000, 100_000], "curve_points": [0, 1000, 10_000, 100_000],
-             "rewards": ["mdp"]}
+    sizes = pgleaf.profile_config("paper", table_points=[1000, 100_000],
+                                  curve_points=[0, 1000, 10_000, 100_000], rewards=["mdp"])
     curve = {(0, a, "mdp"): 50 for a in pgleaf.ALGORITHMS}
     for games, rates in ((1000, (30, 40, 70, 45)), (10_000, (85, 40, 60, 45)),
                          (100_000, (40, 40, 90, 45))):
@@ -165,7 +164,7 @@ def test_learner_settings_are_set_from_the_command_line(tmp_path, capsys):
     run = pgleaf.runs_of(opts.sizes)[0]
     st = pgleaf.settings_of(run, opts.sizes)
     assert (st.temperature, st.gamma, st.baseline, st.tie_sides) == (0.1, 0.9, "none", True)
-    default = pgleaf.settings_of(run, pgleaf.PROFILES["quick"])
+    default = pgleaf.settings_of(run, pgleaf.profile_config("quick"))
     assert default.temperature == {"pgleaf": 0.05, "reinforce": 0.05, "tdleaf": 0.03,
                                    "td": 0.03}[run.algorithm]           # None: the paper's
     for key, value, message in (("temperature", "-1", "temperature must be a number"),

@@ -81,8 +81,7 @@ def test_a_replay_refuses_bad_input_before_writing(run, tmp_path):
     with pytest.raises(ValueError, match="another folder than the run itself"):
         openings.replay_matches(run, 2, run)
     with pytest.raises(ValueError, match="must be even with match_opening_plies"):
-        pgleaf.config._check_sizes({**pgleaf.PROFILES["quick"], "gauntlet_games": 3,
-                                    "match_opening_plies": 2})
+        pgleaf.profile_config("quick", gauntlet_games=3, match_opening_plies=2)
     with pytest.raises(ValueError, match=r"match_opening_plies \(60\) must be below max_plies"):
         openings.replay_matches(run, 60, tmp_path / "x")
     with pytest.raises(FileNotFoundError, match="not a finished pgleaf run"):

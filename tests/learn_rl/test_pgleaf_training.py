@@ -89,10 +89,10 @@ def test_two_workers_give_the_same_parameters(tmp_path, reference):
 def test_bad_sizes_are_named():
     bad = {**tiny.SIZES, "n_games": 42}
     with pytest.raises(ValueError, match="multiple of M"):
-        pgleaf.train("/nonexistent", bad, 0)
+        pgleaf.pgleaf_config(bad)
     bad = {**tiny.SIZES, "algorithms": ["pgleaf", "sarsa"]}
     with pytest.raises(ValueError, match="algorithms must be"):
-        pgleaf.train("/nonexistent", bad, 0)
+        pgleaf.pgleaf_config(bad)
     bad = {**tiny.SIZES, "table_points": [12]}
-    with pytest.raises(ValueError, match="table_points and curve_points"):
-        pgleaf.train("/nonexistent", bad, 0)
+    with pytest.raises(ValueError, match=r"table_points \[12\] must be in keep_points"):
+        pgleaf.pgleaf_config(bad)

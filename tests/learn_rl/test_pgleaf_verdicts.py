@@ -5,6 +5,7 @@ import json
 import math
 import statistics
 import subprocess
+from dataclasses import replace
 from datetime import datetime
 
 import pandas as pd
@@ -115,9 +116,10 @@ def test_one_replicate_gives_no_p_value_and_no_verdict():
 def test_configuration_labels_say_what_the_configuration_is():
     from gamelib.experiments.pgleaf.closest import closest_sizes
 
-    assert configuration_label(pgleaf.PROFILES["paper"]) == "per-side layout, TD β=1 (T_eff 0.03)"
+    assert configuration_label(pgleaf.profile_config("paper")) \
+        == "per-side layout, TD β=1 (T_eff 0.03)"
     assert configuration_label(closest_sizes()) == "antisymmetric layout, TD β=12.8 (T_eff 0.384)"
-    assert configuration_label({**closest_sizes(), "match_opening_plies": 4, "temperature": 0.01}) \
+    assert configuration_label(replace(closest_sizes(), match_opening_plies=4, temperature=0.01)) \
         == "antisymmetric layout, TD β=12.8 (T_eff 0.128), 4-ply random openings"
 
 

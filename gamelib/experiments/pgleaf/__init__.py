@@ -27,7 +27,12 @@ three resumable stages into the run folder (default ``data/results/<profile>/pgl
 Killed at any moment, the same command resumes every stage from its last checkpoint and ends with
 the same numbers as an uninterrupted run, whatever the number of workers.
 
-Modules: :mod:`~.config` (profiles, runs, settings), :mod:`~.training`, :mod:`~.matches`,
+The configuration of a run is one typed, frozen :class:`PGLeafConfig`, made and validated as
+a whole by :func:`pgleaf_config` (every size, and every relation between sizes: e.g. the last
+of ``keep_points`` is ``n_games``) -- on the command line before anything runs or is written --
+and passed down as it is; its mapping view is the ``sizes`` a run's provenance stores.
+
+Modules: :mod:`~.config` (profiles, the configuration, runs, settings), :mod:`~.training`, :mod:`~.matches`,
 :mod:`~.paper` (the published tables), :mod:`~.analysis` (tables, curves, Elo), :mod:`~.claims`,
 :mod:`~.report` (the whole run and its files), :mod:`~.mirror_trap` (the layout study),
 :mod:`~.verdicts` (the paper's claims tested with the training run as the unit, Holm-corrected,
@@ -42,7 +47,8 @@ from gamelib.experiments.pgleaf.analysis import (curves, elo, plot_curves, round
                                                  round_robin_table, selfplay_health)
 from gamelib.experiments.pgleaf.claims import claims
 from gamelib.experiments.pgleaf.config import (ALGORITHM_ABBREVIATIONS, ALGORITHM_LABELS, PROFILES,
-                                               RunSpec, runs_of, settings_of, train_config)
+                                               PGLeafConfig, RunSpec, pgleaf_config,
+                                               profile_config, runs_of, settings_of, train_config)
 from gamelib.experiments.pgleaf.matches import MatchSettings, match_settings, play_matches
 from gamelib.experiments.pgleaf.mirror_trap import MIRROR_TRAP_EVALUATIONS, mirror_trap_study
 from gamelib.experiments.pgleaf.paper import PAPER_TABLES, paper_table, paper_table_markdown
@@ -52,7 +58,8 @@ from gamelib.experiments.pgleaf.verdicts import claim_verdicts, claims_by_config
 from gamelib.learn.selfplay import ALGORITHMS, REWARDS
 
 __all__ = ["PROFILES", "ALGORITHMS", "REWARDS", "ALGORITHM_LABELS", "ALGORITHM_ABBREVIATIONS",
-           "PAPER_TABLES", "RunSpec", "MatchSettings", "PGLeafReport", "train_config", "runs_of",
+           "PAPER_TABLES", "PGLeafConfig", "pgleaf_config", "profile_config", "RunSpec",
+           "MatchSettings", "PGLeafReport", "train_config", "runs_of",
            "settings_of", "train", "trained_theta", "initial_theta", "match_settings",
            "play_matches", "training_frame", "round_robin_table", "curves", "plot_curves", "elo",
            "selfplay_health",

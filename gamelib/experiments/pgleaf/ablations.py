@@ -42,10 +42,10 @@ import math
 import shlex
 import sys
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Mapping
 
 from gamelib.experiments.pgleaf.analysis import selfplay_health
-from gamelib.experiments.pgleaf.config import PROFILES, runs_of
+from gamelib.experiments.pgleaf.config import PROFILES, PGLeafConfig, profile_config, runs_of
 from gamelib.runtime.paths import results_dir
 
 __all__ = ["ABLATION_GAMES", "HEAD_TO_HEAD_GAMES", "FACTORS", "ablation_sizes", "ablation_folder",
@@ -76,14 +76,15 @@ def _setting(factor: str, setting: str) -> tuple[dict, list]:
     return FACTORS[factor][setting]
 
 
-def ablation_sizes(factor: str, setting: str, games: int = ABLATION_GAMES) -> dict:
-    """The ``paper`` sizes with the factor changed, ``games`` games per run, the algorithms the
-    factor concerns, and the matches of that size (a round-robin and the gauntlet at the end)."""
+def ablation_sizes(factor: str, setting: str, games: int = ABLATION_GAMES) -> PGLeafConfig:
+    """The ``paper`` configuration with the factor changed, ``games`` games per run, the
+    algorithms the factor concerns, and the matches of that size (a round-robin and the
+    gauntlet at the end)."""
     overrides, algorithms = _setting(factor, setting)
-    paper = PROFILES["paper"]
-    keep = [p for p in paper["keep_points"] if p < games] + [games]
-    return {**paper, **overrides, "n_games": games, "algorithms": algorithms,
-            "keep_points": keep, "table_points": [games], "curve_points": [games]}
+    keep = [p for p in PROFILES["paper"]["keep_points"] if p < games] + [games]
+    return profile_config("paper", **{**overrides, "n_games": games, "algorithms": algorithms,
+                                      "keep_points": keep, "table_points": [games],
+                                      "curve_points": [games]})
 
 
 def _root(root) -> Path:
@@ -168,12 +169,12 @@ def head_to_head(factor: str, setting: str, seed: int = 0, games: int = HEAD_TO_
     if check_integer("games", games, 2) % 2:
         raise ValueError(f"games must be even (each run is sente in half of them), got {games}")
     folder = ablation_folder(factor, setting, seed, root)
-    _, sizes = load_report(folder)
-    match = match_settings(PROFILES["paper"]) if match is None else match
-    mine = saved_theta(folder / "theta", sizes, seed, sizes["n_games"])
-    theirs = saved_theta(_root(root) / f"seed-{seed}" / "theta", sizes, seed, sizes["n_games"])
+    _, config = load_report(folder)
+    match = match_settings(profile_config("paper")) if match is None else match
+    mine = saved_theta(folder / "theta", config, seed, config.n_games)
+    theirs = saved_theta(_root(root) / f"seed-{seed}" / "theta", config, seed, config.n_games)
     players, pairings = {}, []
-    for run in runs_of(sizes):
+    for run in runs_of(config):
         a, b = f"{factor}={setting}:{run.key}", f"committed:{run.key}"
         players[a], players[b] = match.player(mine[run.key]), match.player(theirs[run.key])
         pairings.append((a, b))
@@ -222,7 +223,7 @@ _NO_HEAD_TO_HEAD = {"games_vs_committed": 0, "win_rate_vs_committed": math.nan,
                     "low_vs_committed": math.nan, "high_vs_committed": math.nan}
 
 
-def _measures(report, sizes: Mapping[str, Any], factor: str, setting: str, games: int,
+def _measures(report, factor: str, setting: str, games: int,
               versus: Mapping[tuple, dict] | None = None):
     from gamelib.play.stats import wilson_interval
 
@@ -255,15 +256,15 @@ def ablation_table(seed: int = 0, games: int = ABLATION_GAMES, root=None):
 
     from gamelib.experiments.pgleaf.report import load_report
 
-    committed, sizes = load_report(_root(root) / f"seed-{seed}")
-    point = min(sizes["curve_points"], key=lambda p: abs(p - games))
-    rows = _measures(committed, sizes, "none", "committed", point)
+    committed, config = load_report(_root(root) / f"seed-{seed}")
+    point = min(config.curve_points, key=lambda p: abs(p - games))
+    rows = _measures(committed, "none", "committed", point)
     for factor, settings in FACTORS.items():
         for setting in settings:
             folder = ablation_folder(factor, setting, seed, root)
             if (folder / "provenance.json").is_file():
-                report, run_sizes = load_report(folder)
-                rows += _measures(report, run_sizes, factor, setting, run_sizes["n_games"],
+                report, run_config = load_report(folder)
+                rows += _measures(report, factor, setting, run_config.n_games,
                                   _head_to_head_measures(folder))
     return pd.DataFrame(rows)
 

@@ -4,16 +4,17 @@ self-play games."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 import numpy as np
 
-from gamelib.experiments.pgleaf.config import (ALGORITHM_LABELS, _COLUMN_LABELS, _nearest)
+from gamelib.experiments.pgleaf.config import (ALGORITHM_LABELS, COLUMN_LABELS, PGLeafConfig,
+                                               nearest_point)
 from gamelib.experiments.pgleaf.paper import PAPER_TABLES, paper_table_markdown
 from gamelib.learn.selfplay import ALGORITHMS
 
 
-def _records(frame, **where) -> dict:
+def pair_records(frame, **where) -> dict:
+    """``{(player, opponent): Record}`` of the round-robin rows of ``frame`` where every column
+    of ``where`` has its value (e.g. ``games=1000``), the replicates' games summed."""
     from gamelib.play.stats import Record
 
     sel = frame
@@ -53,7 +54,7 @@ def round_robin_table(frame, games: int, replicate: int | None = None):
 
     where = {"games": games} if replicate is None else {"games": games, "replicate": replicate}
     # each game is listed from both sides: keep one direction per pair
-    records = {k: v for k, v in _records(frame, **where).items()
+    records = {k: v for k, v in pair_records(frame, **where).items()
                if ALGORITHMS.index(k[0]) < ALGORITHMS.index(k[1])}
     named = {(ALGORITHM_LABELS[a], ALGORITHM_LABELS[b]): rec for (a, b), rec in records.items()}
     order = [ALGORITHM_LABELS[a] for a in ALGORITHMS if ALGORITHM_LABELS[a] in
@@ -61,13 +62,13 @@ def round_robin_table(frame, games: int, replicate: int | None = None):
     return rr_table(named, order)
 
 
-def round_robin_markdown(frame, sizes: Mapping[str, Any], games: int) -> str:
+def round_robin_markdown(frame, config: PGLeafConfig, games: int) -> str:
     """Our round-robin after ``games`` games (replicates pooled, :func:`round_robin_table`) in
     Markdown, above the paper's table after the nearest number of games (Tables 2-4)."""
-    paper_point = _nearest(PAPER_TABLES, games)
-    return (f"**Ours after {games:,} games** ({sizes['replicates']} replicate(s) pooled, "
-            f"{sizes['round_robin_games']} games per pairing and replicate)\n\n"
-            + round_robin_table(frame, games).to_markdown(column_labels=_COLUMN_LABELS)
+    paper_point = nearest_point(PAPER_TABLES, games)
+    return (f"**Ours after {games:,} games** ({config.replicates} replicate(s) pooled, "
+            f"{config.round_robin_games} games per pairing and replicate)\n\n"
+            + round_robin_table(frame, games).to_markdown(column_labels=COLUMN_LABELS)
             + f"\n**The paper after {paper_point:,} games** (400 games per pairing)\n\n"
             + paper_table_markdown(paper_point))
 

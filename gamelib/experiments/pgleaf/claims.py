@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
 
-from gamelib.experiments.pgleaf.analysis import _records
-from gamelib.experiments.pgleaf.config import ALGORITHM_LABELS, _nearest
+from gamelib.experiments.pgleaf.analysis import pair_records
+from gamelib.experiments.pgleaf.config import ALGORITHM_LABELS, PGLeafConfig, nearest_point
 from gamelib.experiments.pgleaf.paper import PAPER_TABLES
 from gamelib.experiments.pgleaf.report import PGLeafReport
 from gamelib.learn.selfplay import REWARDS
@@ -32,7 +31,7 @@ def _two_proportions(w1: int, n1: int, w2: int, n2: int) -> float:
     return 0.5 * math.erfc(z / math.sqrt(2))
 
 
-def claims(report: PGLeafReport, sizes: Mapping[str, Any], alpha: float = 0.01):
+def claims(report: PGLeafReport, config: PGLeafConfig, alpha: float = 0.01):
     """The paper's qualitative claims checked on a run's results, replicates pooled.
 
     Round-robin claims use the sign test of :mod:`gamelib.play.stats` on the decisive games;
@@ -47,10 +46,10 @@ def claims(report: PGLeafReport, sizes: Mapping[str, Any], alpha: float = 0.01):
 
     rows = []
     rr = report.round_robin
-    points = sizes["table_points"]
+    points = config.table_points
 
     def pair(point, a, b):
-        recs = _records(rr, games=point)
+        recs = pair_records(rr, games=point)
         return recs.get((a, b))
 
     def rr_claim(text, paper, point, a, b):
@@ -75,10 +74,10 @@ def claims(report: PGLeafReport, sizes: Mapping[str, Any], alpha: float = 0.01):
         rr_claim("PGLeaf beats TDLeaf(λ) at the end", "56.2 % after 100,000 games",
                  points[-1], "pgleaf", "tdleaf")
     c = report.curves[report.curves.replicate == -1]
-    later = [p for p in sizes["curve_points"] if p > 0]
-    if later and "mdp" in sizes["rewards"]:
+    later = [p for p in config.curve_points if p > 0]
+    if later and "mdp" in config.rewards:
         # the paper: PGLeaf is "far ahead after 10,000 games" -- checked at the nearest point
-        point = _nearest(later, 10_000)
+        point = nearest_point(later, 10_000)
         first = c[(c.reward == "mdp") & (c.games == point)].set_index("algorithm")
         others = [a for a in first.index if a != "pgleaf"]
         if "pgleaf" in first.index and others:
@@ -93,7 +92,7 @@ def claims(report: PGLeafReport, sizes: Mapping[str, Any], alpha: float = 0.01):
                                  f"best other ({ALGORITHM_LABELS[best]}) "
                                  f"{100 * ot.win_rate:.1f} %",
                          "p_value": p_for, "verdict": _verdict(p_for, p_against, alpha)})
-    if later and set(sizes["rewards"]) == set(REWARDS):
+    if later and set(config.rewards) == set(REWARDS):
         last = c[c.games == later[-1]].set_index(["algorithm", "reward"])
         for algo, text, direction in (("tdleaf", "TDLeaf(λ) is weaker with non-MDP rewards", 1),
                                       ("pgleaf", "PGLeaf is as strong with non-MDP rewards", 0)):

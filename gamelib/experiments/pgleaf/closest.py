@@ -50,7 +50,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from gamelib.experiments.pgleaf.config import PROFILES
+from gamelib.experiments.pgleaf.config import PROFILES, PGLeafConfig, profile_config
 from gamelib.runtime.paths import results_dir
 
 __all__ = ["KNIGHTCAP_BETA", "CLOSEST", "closest_sizes", "closest_folder", "closest_argv", "main"]
@@ -62,9 +62,9 @@ CLOSEST = {"tie_sides": True, "beta": KNIGHTCAP_BETA, "td_alpha": 0.001 / KNIGHT
            "replicates": 5}
 
 
-def closest_sizes() -> dict:
-    """The ``paper`` profile's sizes with :data:`CLOSEST`."""
-    return {**PROFILES["paper"], **CLOSEST}
+def closest_sizes() -> PGLeafConfig:
+    """The ``paper`` profile's configuration with :data:`CLOSEST`."""
+    return profile_config("paper", **CLOSEST)
 
 
 def closest_folder(seed: int = 0, root=None) -> Path:

@@ -1,15 +1,25 @@
-"""The PGLeaf experiment's configuration: the profiles, the runs (algorithm × reward ×
-replicate), their learner settings, and the identity of a training folder."""
+"""The PGLeaf experiment's configuration: the profiles, the typed configuration of a run
+(:class:`PGLeafConfig`, made and validated as a whole by :func:`pgleaf_config`), the runs
+(algorithm × reward × replicate), their learner settings, and the identity of a training folder.
+
+A configuration is validated once, when it is made -- at the command line before anything runs
+or is written (the registry's ``check``), when a finished run's provenance is read back -- and is
+then passed down as it is. Its mapping view (``config["n_games"]``, ``dict(config)``) is the
+plain form a run's ``provenance.json`` stores under ``sizes``: lists for the tuples, the values
+as given. ``pgleaf_config(stored)`` gives the same configuration back, so a committed run reads
+as it was made.
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, Mapping
+from typing import Any, Iterator
 
 from gamelib.evaluation import shogi as ev
 from gamelib.learn.selfplay import ALGORITHMS, REWARDS, LearnerSettings
-from gamelib.runtime.checks import check_integer, check_missing, check_number
+from gamelib.runtime.checks import check_integer, check_number
 
 #: The learners that learn by temporal differences (``td_alpha`` applies to them).
 TD_ALGORITHMS = ("tdleaf", "td")
@@ -18,12 +28,13 @@ ALGORITHM_LABELS = {"pgleaf": "PGLeaf", "reinforce": "REINFORCE", "tdleaf": "TDL
                     "td": "TD(λ)"}
 ALGORITHM_ABBREVIATIONS = {"pgleaf": "PL", "reinforce": "RE", "tdleaf": "TL", "td": "TD"}
 #: Column labels of the round-robin tables: display name -> the paper's abbreviation.
-_COLUMN_LABELS = {ALGORITHM_LABELS[a]: ALGORITHM_ABBREVIATIONS[a] for a in ALGORITHM_LABELS}
+COLUMN_LABELS = {ALGORITHM_LABELS[a]: ALGORITHM_ABBREVIATIONS[a] for a in ALGORITHM_LABELS}
 
 
-def _nearest(points, target: int) -> int:
+def nearest_point(points, target: int) -> int:
     """The point closest to ``target`` on a log scale (numbers of games)."""
     return min(points, key=lambda p: abs(math.log(p / target)))
+
 
 #: The learners' settings a profile (and ``-p KEY VALUE`` on the command line) may set. Their
 #: values are owned by :class:`~gamelib.learn.selfplay.LearnerSettings`: its defaults (the
@@ -73,78 +84,215 @@ class RunSpec:
         return f"{ALGORITHM_LABELS[self.algorithm]} {self.reward} r{self.replicate}"
 
 
-def _int_list(sizes, name, low=0):
-    value = sizes[name]
+@dataclass(frozen=True)
+class PGLeafConfig(Mapping):
+    """One run of the experiment, every size typed and every relation between them checked.
+
+    Made by :func:`pgleaf_config` (from a profile with overrides, or from a run's stored
+    sizes); constructing it directly or with :func:`dataclasses.replace` validates it the same
+    way (``ValueError`` naming the field and the problem). As a mapping it reads as the plain
+    sizes that a run's provenance stores (lists for the tuples).
+
+    Attributes
+    ----------
+    n_games : int
+        Self-play games of every run, a multiple of ``M``.
+    replicates : int
+        Training runs of every algorithm and reward.
+    algorithms, rewards : tuple of str
+        Distinct learners of :data:`~gamelib.learn.selfplay.ALGORITHMS` and reward settings of
+        :data:`~gamelib.learn.selfplay.REWARDS`.
+    keep_points : tuple of int
+        Games after which the parameters are kept for good: increasing multiples of ``M``,
+        ending at ``n_games`` (the report saves the final parameters).
+    table_points : tuple of int
+        Games after which the round-robins are played; kept points.
+    curve_points : tuple of int
+        Games after which the gauntlet is played; kept points or 0 (the initial parameters).
+    round_robin_games, gauntlet_games : int
+        Games per pairing of the round-robins and per point of the gauntlet (even when
+        ``match_opening_plies`` > 0: each opening is played with both colours).
+    node_budget, max_depth : int
+        The evaluation games' search (:class:`~gamelib.experiments.pgleaf.matches.MatchSettings`).
+    match_opening_plies : int
+        Random plies opening the evaluation games (0: the standard position), below
+        ``max_plies``.
+    td_alpha : float or None
+        The TD learners' step instead of ``alpha`` (None: ``alpha``).
+    alpha, gamma, temperature, M, lam, beta, baseline, qdepth, max_plies, bonus, learn_tempo, \
+tie_sides
+        The learners' settings (:class:`~gamelib.learn.selfplay.LearnerSettings`, which
+        validates them for every algorithm).
+    games_per_job : int
+        Policy-gradient games per job of the training.
+    """
+
+    n_games: int
+    replicates: int
+    algorithms: tuple[str, ...]
+    rewards: tuple[str, ...]
+    keep_points: tuple[int, ...]
+    table_points: tuple[int, ...]
+    curve_points: tuple[int, ...]
+    round_robin_games: int
+    gauntlet_games: int
+    node_budget: int
+    max_depth: int
+    match_opening_plies: int
+    td_alpha: float | None
+    alpha: float
+    gamma: float
+    temperature: float | None
+    M: int
+    lam: float
+    beta: float
+    baseline: str
+    qdepth: int | None
+    max_plies: int
+    bonus: float
+    learn_tempo: bool
+    tie_sides: bool
+    games_per_job: int
+
+    def __post_init__(self):
+        set_ = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
+        for name in ("n_games", "replicates", "M", "round_robin_games", "gauntlet_games",
+                     "node_budget", "max_depth", "max_plies", "games_per_job"):
+            set_(name, check_integer(name, getattr(self, name), 1))
+        set_("match_opening_plies", check_integer("match_opening_plies",
+                                                  self.match_opening_plies, 0))
+        for name, valid in (("algorithms", ALGORITHMS), ("rewards", REWARDS)):
+            set_(name, _choices(name, getattr(self, name), valid))
+        for name, low in (("keep_points", 1), ("table_points", 1), ("curve_points", 0)):
+            set_(name, _points(name, getattr(self, name), low))
+        if self.td_alpha is not None:
+            check_number("td_alpha", self.td_alpha, 0.0, low_open=True)
+        self._check_relations()
+        for algorithm in self.algorithms:     # the learner settings' owner validates them
+            settings_of(RunSpec(algorithm, self.rewards[0], 0), self)
+
+    def _check_relations(self) -> None:
+        """The relations between the sizes (each field already valid on its own)."""
+        m, n = self.M, self.n_games
+        if n % m:
+            raise ValueError(f"n_games ({n}) must be a multiple of M ({m}), the games per batch")
+        for name in ("keep_points", "table_points"):
+            bad = [p for p in getattr(self, name) if p % m or p > n]
+            if bad:
+                raise ValueError(f"{name} {bad} must be multiples of M ({m}) and at most "
+                                 f"n_games ({n})")
+        keep = self.keep_points
+        if keep[-1] != n:
+            raise ValueError(f"n_games ({n}) must be the last of keep_points {list(keep)}: the "
+                             f"parameters after the last game are kept (the report saves them)")
+        for name in ("table_points", "curve_points"):
+            bad = [p for p in getattr(self, name) if p and p not in keep]
+            if bad:
+                raise ValueError(f"{name} {bad} must be in keep_points {list(keep)} (only "
+                                 f"kept parameters, and the initial ones at 0, can play)")
+        if self.match_opening_plies:
+            odd = [k for k in ("round_robin_games", "gauntlet_games") if getattr(self, k) % 2]
+            if odd:
+                raise ValueError(f"{' and '.join(odd)} must be even with match_opening_plies "
+                                 f"> 0 (each opening is played with both colours)")
+            if self.match_opening_plies >= self.max_plies:
+                raise ValueError(f"match_opening_plies ({self.match_opening_plies}) must be "
+                                 f"below max_plies ({self.max_plies})")
+
+    # the mapping view: the stored (provenance) form of the sizes
+    def __getitem__(self, key: str) -> Any:
+        if key not in _SIZE_NAMES:
+            raise KeyError(key)
+        value = getattr(self, key)
+        return list(value) if isinstance(value, tuple) else value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_SIZE_NAMES)
+
+    def __len__(self) -> int:
+        return len(_SIZE_NAMES)
+
+    def as_dict(self) -> dict:
+        """The sizes as plain JSON values, as ``provenance.json`` stores them."""
+        return dict(self)
+
+
+#: Every size of a configuration, in the order of :class:`PGLeafConfig`'s fields.
+_SIZE_NAMES = tuple(f.name for f in fields(PGLeafConfig))
+
+
+def _choices(name: str, value, valid) -> tuple:
+    if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value \
+            or any(x not in valid for x in value) or len(set(value)) != len(value):
+        raise ValueError(f"{name} must be a non-empty list of distinct values from "
+                         f"{list(valid)}, got {value!r}")
+    return tuple(value)
+
+
+def _points(name: str, value, low: int) -> tuple:
     if not isinstance(value, (list, tuple)) or not value or any(
             isinstance(v, bool) or not isinstance(v, int) or v < low for v in value):
         raise ValueError(f"{name} must be a non-empty list of integers >= {low}, got {value!r}")
     if list(value) != sorted(set(value)):
         raise ValueError(f"{name} must be increasing without repeats, got {value!r}")
-    return list(value)
+    return tuple(value)
 
 
-def _check_sizes(sizes: Mapping[str, Any]) -> dict:
-    """The sizes validated; learner settings a run's sizes lack (runs made before they could be
-    set) are :class:`LearnerSettings`'s defaults, and ``match_opening_plies`` 0."""
-    sizes = check_missing({**_LEARNER_DEFAULTS, **_LATER_DEFAULTS, **sizes}, PROFILES["quick"],
-                          "the pgleaf experiment")
-    for name in ("n_games", "replicates", "M", "round_robin_games", "gauntlet_games",
-                 "node_budget", "max_depth", "max_plies", "games_per_job"):
-        check_integer(name, sizes[name], 1)
-    if check_integer("match_opening_plies", sizes["match_opening_plies"], 0):
-        odd = [k for k in ("round_robin_games", "gauntlet_games") if sizes[k] % 2]
-        if odd:
-            raise ValueError(f"{' and '.join(odd)} must be even with match_opening_plies > 0 "
-                             f"(each opening is played with both colours)")
-        if sizes["match_opening_plies"] >= sizes["max_plies"]:
-            raise ValueError(f"match_opening_plies ({sizes['match_opening_plies']}) must be "
-                             f"below max_plies ({sizes['max_plies']})")
-    if sizes["n_games"] % sizes["M"]:
-        raise ValueError(f"n_games ({sizes['n_games']}) must be a multiple of M ({sizes['M']}), "
-                         f"the games per batch")
-    for name, valid in (("algorithms", ALGORITHMS), ("rewards", REWARDS)):
-        v = sizes[name]
-        if not isinstance(v, (list, tuple)) or not v or any(x not in valid for x in v) \
-                or len(set(v)) != len(v):
-            raise ValueError(f"{name} must be a non-empty list of distinct values from "
-                             f"{list(valid)}, got {v!r}")
-    keep = _int_list(sizes, "keep_points", 1)
-    for name in ("keep_points", "table_points"):
-        bad = [p for p in _int_list(sizes, name, 1) if p % sizes["M"] or p > sizes["n_games"]]
-        if bad:
-            raise ValueError(f"{name} {bad} must be multiples of M ({sizes['M']}) and at most "
-                             f"n_games ({sizes['n_games']})")
-    bad = [p for p in _int_list(sizes, "table_points", 1) if p not in keep]
-    bad += [p for p in _int_list(sizes, "curve_points", 0) if p and p not in keep]
-    if bad:
-        raise ValueError(f"table_points and curve_points {bad} must be in keep_points {keep} "
-                         f"(only kept parameters can play)")
-    if sizes["td_alpha"] is not None:
-        check_number("td_alpha", sizes["td_alpha"], 0.0, low_open=True)
-    for algorithm in sizes["algorithms"]:     # the settings' owner validates them
-        settings_of(RunSpec(algorithm, sizes["rewards"][0], 0), sizes)
-    return sizes
+def pgleaf_config(sizes: Mapping[str, Any]) -> PGLeafConfig:
+    """The typed configuration of ``sizes``: a profile of :data:`PROFILES` with overrides (the
+    command line's ``-p KEY VALUE``), or the sizes a run stored in its provenance (a
+    :class:`PGLeafConfig` is returned as it is).
+
+    Sizes that runs made before they existed lack read as those runs were made: the learner
+    settings as :class:`~gamelib.learn.selfplay.LearnerSettings`'s defaults,
+    ``match_opening_plies`` 0 and ``td_alpha`` None.
+
+    Raises
+    ------
+    ValueError
+        Naming the field and the problem: an unknown or missing size, a bad value, or sizes
+        that do not fit together (e.g. ``n_games`` beyond the last of ``keep_points``).
+    """
+    if isinstance(sizes, PGLeafConfig):
+        return sizes
+    if not isinstance(sizes, Mapping):
+        raise ValueError(f"the pgleaf experiment's sizes must be a mapping, got {sizes!r}")
+    unknown = sorted(set(sizes) - set(_SIZE_NAMES))
+    if unknown:
+        raise ValueError(f"unknown size(s) {unknown} for the pgleaf experiment; known: "
+                         f"{', '.join(_SIZE_NAMES)}")
+    values = {**_LEARNER_DEFAULTS, **_LATER_DEFAULTS, **sizes}
+    missing = [name for name in _SIZE_NAMES if name not in values]
+    if missing:
+        raise ValueError(f"missing size(s) {missing} for the pgleaf experiment")
+    return PGLeafConfig(**values)
 
 
-def runs_of(sizes: Mapping[str, Any]) -> list[RunSpec]:
+def profile_config(profile: str, **overrides) -> PGLeafConfig:
+    """:func:`pgleaf_config` of the profile ``profile`` of :data:`PROFILES` with ``overrides``."""
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; valid: {', '.join(PROFILES)}")
+    return pgleaf_config({**PROFILES[profile], **overrides})
+
+
+def runs_of(config: PGLeafConfig) -> list[RunSpec]:
     """Every run of the experiment, replicate by replicate, reward by reward."""
-    return [RunSpec(a, r, k) for k in range(sizes["replicates"]) for r in sizes["rewards"]
-            for a in sizes["algorithms"]]
+    return [RunSpec(a, r, k) for k in range(config.replicates) for r in config.rewards
+            for a in config.algorithms]
 
 
-def settings_of(run: RunSpec, sizes: Mapping[str, Any]) -> LearnerSettings:
-    """The run's :class:`LearnerSettings` (the paper's, with the profile's learning sizes;
-    a TD learner's step is ``td_alpha`` where that is set)."""
-    values = {k: sizes[k] for k in LEARNER_KEYS}
-    if sizes.get("td_alpha") is not None and run.algorithm in TD_ALGORITHMS:
-        values["alpha"] = sizes["td_alpha"]
+def settings_of(run: RunSpec, config: PGLeafConfig) -> LearnerSettings:
+    """The run's :class:`LearnerSettings` (the paper's, with the configuration's learning
+    sizes; a TD learner's step is ``td_alpha`` where that is set)."""
+    values = {k: getattr(config, k) for k in LEARNER_KEYS}
+    if config.td_alpha is not None and run.algorithm in TD_ALGORITHMS:
+        values["alpha"] = config.td_alpha
     return LearnerSettings(run.algorithm, run.reward, **values)
 
 
-def train_config(sizes: Mapping[str, Any]) -> dict:
+def train_config(config: PGLeafConfig) -> dict:
     """The identity of the training run folder: everything that changes the parameters."""
-    sizes = _check_sizes(sizes)
     return {"experiment": "pgleaf", "stage": "train",
-            "runs": {run.key: settings_of(run, sizes).as_dict() for run in runs_of(sizes)},
+            "runs": {run.key: settings_of(run, config).as_dict() for run in runs_of(config)},
             "init": {"function": "gamelib.evaluation.shogi.initial_theta", "scale": 1e-4,
                      "layout": ev.LAYOUT_NAME, "n_features": ev.N_FEATURES}}

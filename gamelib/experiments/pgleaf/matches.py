@@ -6,12 +6,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Callable, Mapping
 
 import numpy as np
 
 from gamelib.evaluation import shogi as ev
-from gamelib.experiments.pgleaf.config import RunSpec, _check_sizes, runs_of
+from gamelib.experiments.pgleaf.config import PGLeafConfig, RunSpec, runs_of
 from gamelib.runtime.seeds import derive_seed
 
 
@@ -66,11 +66,10 @@ class MatchSettings:
         return reference_player(node_budget=self.node_budget, noise_std=self.noise_std)
 
 
-def match_settings(sizes: Mapping[str, Any]) -> MatchSettings:
-    """The evaluation games' settings of a profile."""
-    return MatchSettings(node_budget=sizes["node_budget"], max_depth=sizes["max_depth"],
-                         max_plies=sizes["max_plies"],
-                         opening_plies=sizes.get("match_opening_plies", 0))
+def match_settings(config: PGLeafConfig) -> MatchSettings:
+    """The evaluation games' settings of a configuration."""
+    return MatchSettings(node_budget=config.node_budget, max_depth=config.max_depth,
+                         max_plies=config.max_plies, opening_plies=config.match_opening_plies)
 
 
 def _player_name(run: RunSpec, games: int) -> str:
@@ -80,7 +79,7 @@ def _player_name(run: RunSpec, games: int) -> str:
 
 
 def play_matches(out, thetas: Callable[[int], Mapping[str, np.ndarray]],
-                 sizes: Mapping[str, Any], seed: int, *, workers: int | None = None,
+                 config: PGLeafConfig, seed: int, *, workers: int | None = None,
                  scheduler=None, progress: bool = False):
     """Every evaluation game of the experiment, as one resumable tournament in ``out``.
 
@@ -112,11 +111,10 @@ def play_matches(out, thetas: Callable[[int], Mapping[str, np.ndarray]],
     import pandas as pd
     from gamelib.play.shogi import play_games
 
-    sizes = _check_sizes(sizes)
-    match = match_settings(sizes)
-    runs = runs_of(sizes)
+    match = match_settings(config)
+    runs = runs_of(config)
     players, rr_pairs, g_pairs = {}, [], []
-    points = sorted(set(sizes["curve_points"]) | set(sizes["table_points"]))
+    points = sorted(set(config.curve_points) | set(config.table_points))
     for point in points:
         at_point = thetas(point)
         for run in runs:
@@ -124,20 +122,20 @@ def play_matches(out, thetas: Callable[[int], Mapping[str, np.ndarray]],
             if name not in players:
                 players[name] = match.player(at_point[run.key])
     players["reference"] = match.reference()
-    if "mdp" in sizes["rewards"]:
-        algos = sizes["algorithms"]
-        for point in sizes["table_points"]:
-            for rep in range(sizes["replicates"]):
+    if "mdp" in config.rewards:
+        algos = config.algorithms
+        for point in config.table_points:
+            for rep in range(config.replicates):
                 for i, a in enumerate(algos):
                     for b in algos[i + 1:]:
                         rr_pairs.append((_player_name(RunSpec(a, "mdp", rep), point),
                                          _player_name(RunSpec(b, "mdp", rep), point)))
-    for point in sizes["curve_points"]:
+    for point in config.curve_points:
         for name in dict.fromkeys(_player_name(run, point) for run in runs):
             g_pairs.append((name, "reference"))
     records = {}
-    for pairs, games, what in ((rr_pairs, sizes["round_robin_games"], "round-robin"),
-                               (g_pairs, sizes["gauntlet_games"], "gauntlet")):
+    for pairs, games, what in ((rr_pairs, config.round_robin_games, "round-robin"),
+                               (g_pairs, config.gauntlet_games, "gauntlet")):
         if not pairs:
             continue
         used = {x for pair in pairs for x in pair}
@@ -157,7 +155,7 @@ def play_matches(out, thetas: Callable[[int], Mapping[str, np.ndarray]],
                             "opponent": q.split("/")[0], "wins": r.wins, "draws": r.draws,
                             "losses": r.losses})
     g_rows = []
-    for point in sizes["curve_points"]:
+    for point in config.curve_points:
         for run in runs:
             rec = records[(_player_name(run, point), "reference")]
             g_rows.append({"games": point, "run": run.key, "algorithm": run.algorithm,

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping
 
 import numpy as np
 
 from gamelib.evaluation import shogi as ev
-from gamelib.experiments.pgleaf.config import PROFILES, RunSpec, _check_sizes, settings_of
-from gamelib.experiments.pgleaf.training import _STAT_COLUMNS, _game_seeds, _stats_row, initial_theta
+from gamelib.experiments.pgleaf.config import PGLeafConfig, RunSpec, profile_config, settings_of
+from gamelib.experiments.pgleaf.training import STAT_COLUMNS, game_seeds, initial_theta, stats_row
 from gamelib.learn.selfplay import REWARDS, play_td_games
 
 
@@ -22,19 +21,19 @@ MIRROR_TRAP_EVALUATIONS = {"antisymmetric": (True, False), "antisymmetric+tempo"
 
 
 def _mirror_trap_job(job):
-    algorithm, reward, replicate, evaluation, n_games, chunk, seed, sizes = job
+    algorithm, reward, replicate, evaluation, n_games, chunk, seed, config = job
     tie, tempo = MIRROR_TRAP_EVALUATIONS[evaluation]
     run = RunSpec(algorithm, reward, replicate)
-    settings = replace(settings_of(run, sizes), learn_tempo=tempo, tie_sides=tie)
+    settings = replace(settings_of(run, config), learn_tempo=tempo, tie_sides=tie)
     theta = initial_theta(seed, replicate)
     rows = []
     for first in range(0, n_games, chunk):
-        theta, records = play_td_games(theta, settings, _game_seeds(seed, run, first, chunk))
-        s = _stats_row(records, settings.max_plies)
+        theta, records = play_td_games(theta, settings, game_seeds(seed, run, first, chunk))
+        s = stats_row(records, settings.max_plies)
         half = ev.OPP_OFFSET
         rows.append({"algorithm": algorithm, "reward": reward, "replicate": replicate,
                      "evaluation": evaluation, "games": first + chunk,
-                     **{c: int(v) for c, v in zip(_STAT_COLUMNS, s)},
+                     **{c: int(v) for c, v in zip(STAT_COLUMNS, s)},
                      "tempo_weight": float(theta[ev.TEMPO_INDEX]),
                      "side_difference": float(np.abs(theta[:half] - theta[half:2 * half]).sum())})
     return rows
@@ -42,12 +41,14 @@ def _mirror_trap_job(job):
 
 def mirror_trap_study(n_games: int, seed: int = 0, *, algorithms=("td", "tdleaf"),
                       reward: str = "mdp", replicates=(0,), evaluations=None, chunk: int = 100,
-                      workers: int | None = None, sizes: Mapping[str, Any] | None = None):
+                      workers: int | None = None, config: PGLeafConfig | None = None):
     """TD(λ)/TDLeaf(λ) self-play under the evaluations of :data:`MIRROR_TRAP_EVALUATIONS`.
 
     Each run is the first ``n_games`` games of the experiment's run of the same algorithm,
     reward and replicate (same initial θ, same game seeds); with the current evaluation
-    (``"two sides+tempo"``) exactly what :func:`train` plays.
+    (``"two sides+tempo"``) exactly what :func:`train` plays. ``config``: the
+    experiment's configuration whose learner settings the runs take (default the ``paper``
+    profile's).
 
     Returns
     -------
@@ -62,7 +63,7 @@ def mirror_trap_study(n_games: int, seed: int = 0, *, algorithms=("td", "tdleaf"
 
     from gamelib.runtime.executor import map_ordered
 
-    sizes = _check_sizes(PROFILES["paper"] if sizes is None else sizes)
+    config = profile_config("paper") if config is None else config
     evaluations = list(MIRROR_TRAP_EVALUATIONS) if evaluations is None else list(evaluations)
     for name, v in (("n_games", n_games), ("chunk", chunk)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
@@ -77,7 +78,7 @@ def mirror_trap_study(n_games: int, seed: int = 0, *, algorithms=("td", "tdleaf"
     bad = [e for e in evaluations if e not in MIRROR_TRAP_EVALUATIONS]
     if bad or not evaluations:
         raise ValueError(f"evaluations must be among {list(MIRROR_TRAP_EVALUATIONS)}, got {evaluations!r}")
-    jobs = [(a, reward, int(r), e, n_games, chunk, seed, sizes)
+    jobs = [(a, reward, int(r), e, n_games, chunk, seed, config)
             for r in replicates for a in algorithms for e in evaluations]
     rows = [row for part in map_ordered(_mirror_trap_job, jobs, workers=workers, chunksize=1)
             for row in part]

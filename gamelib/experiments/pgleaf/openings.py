@@ -27,15 +27,15 @@ matches exactly; it resumes after an interruption and does not depend on the num
 from __future__ import annotations
 
 import hashlib
-import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping
 
 from gamelib.experiments.pgleaf.analysis import curves, elo
-from gamelib.experiments.pgleaf.config import _check_sizes
+from gamelib.experiments.pgleaf.config import PGLeafConfig, pgleaf_config
 from gamelib.experiments.pgleaf.matches import play_matches
-from gamelib.experiments.pgleaf.report import PGLeafReport, _write_report, load_report
+from gamelib.experiments.pgleaf.report import PGLeafReport, load_report, write_report
 from gamelib.experiments.pgleaf.training import saved_theta, trained_theta
 from gamelib.runtime.atomic import read_json
 from gamelib.runtime.checks import check_integer
@@ -50,19 +50,19 @@ def openings_folder(source, plies: int) -> Path:
     return source.parent / "openings" / f"plies={plies}" / source.name
 
 
-def replay_thetas(source, sizes: Mapping[str, Any], seed: int) -> dict[int, dict]:
+def replay_thetas(source, config: PGLeafConfig, seed: int) -> dict[int, dict]:
     """``{games: {run key: θ}}`` at every table and curve point of a finished run ``source``:
     from its ``theta/`` files, else its training checkpoints (``FileNotFoundError`` naming the
     missing files when neither has a point)."""
     source = Path(source)
     out = {}
-    for point in sorted(set(sizes["table_points"]) | set(sizes["curve_points"])):
+    for point in sorted(set(config.table_points) | set(config.curve_points)):
         try:
-            out[point] = saved_theta(source / "theta", sizes, seed, point)
+            out[point] = saved_theta(source / "theta", config, seed, point)
         except FileNotFoundError:
             if not (source / "train").is_dir():
                 raise
-            out[point] = trained_theta(source / "train", sizes, seed, point)
+            out[point] = trained_theta(source / "train", config, seed, point)
     return out
 
 
@@ -103,31 +103,31 @@ def replay_matches(source, plies: int, out=None, *, workers: int | None = None, 
 
     source = Path(source)
     check_integer("plies", plies, 0)
-    before, source_sizes = load_report(source)
+    before, source_config = load_report(source)
     provenance = read_json(source / "provenance.json")
     seed, profile = provenance["seed"], provenance["profile"]
-    sizes = _check_sizes({**source_sizes, "match_opening_plies": plies})
+    config = replace(source_config, match_opening_plies=plies)
     out = openings_folder(source, plies) if out is None else Path(out)
     if out.resolve() == source.resolve():
         raise ValueError(f"the replay of {source} must go to another folder than the run itself")
-    thetas = replay_thetas(source, sizes, seed)
+    thetas = replay_thetas(source, config, seed)
     identity = {"source": _shown(source), "source_theta_sha256": _digest(thetas)}
     check_run_folder(out, "pgleaf", discover())
     if (out / "provenance.json").is_file():
         earlier = read_json(out / "provenance.json")
         found = {k: earlier.get(k) for k in identity}
-        if found != identity or json.dumps(_check_sizes(earlier.get("sizes", {})),
-                                           sort_keys=True) != json.dumps(sizes, sort_keys=True):
+        if found != identity or pgleaf_config(earlier.get("sizes", {})) != config:
             raise ValueError(f"{out} holds another replay ({found['source']}, "
                              f"match_opening_plies {earlier.get('sizes', {}).get('match_opening_plies')}"
                              f"); choose another --out")
-    folder = RunFolder(out, "pgleaf", profile, seed, sizes, workers=workers, scheduler=scheduler)
+    folder = RunFolder(out, "pgleaf", profile, seed, config.as_dict(), workers=workers,
+                       scheduler=scheduler)
     with folder.stage("matches"):
-        rr, g = play_matches(out / "matches", thetas.__getitem__, sizes, seed, workers=workers,
+        rr, g = play_matches(out / "matches", thetas.__getitem__, config, seed, workers=workers,
                              scheduler=scheduler, progress=progress)
     report = PGLeafReport(before.training, rr, g, curves(g), elo(rr, g), folder.timings)
     with folder.stage("report"):
-        _write_report(out, report, sizes, seed, profile)
+        write_report(out, report, config, seed, profile)
     folder.finish(**identity)
     return report
 

@@ -90,11 +90,11 @@ def replicates_needed_table(root=None, alpha: float = 0.01):
 
     rows = []
     for pattern, folders in configuration_folders(root).items():
-        report, sizes = pooled_report(folders)
+        report, config = pooled_report(folders)
         tests = claim_tests(report)
         family = sum(not math.isnan(t["p_for"]) for t in tests)
         for t in tests:
-            rows.append({"configuration": configuration_label(sizes),
+            rows.append({"configuration": configuration_label(config),
                          **claim_power(t, max(family, 1), alpha)})
     table = pd.DataFrame(rows)
     for column in ("replicates_needed", "replicates_needed_if_last"):

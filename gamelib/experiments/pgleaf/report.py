@@ -11,11 +11,11 @@ import numpy as np
 
 from gamelib.evaluation import shogi as ev
 from gamelib.experiments.pgleaf.analysis import curves, elo, plot_curves, round_robin_table
-from gamelib.experiments.pgleaf.config import (PROFILES, _COLUMN_LABELS, _check_sizes, runs_of,
-                                               train_config)
+from gamelib.experiments.pgleaf.config import (COLUMN_LABELS, PROFILES, PGLeafConfig,
+                                               pgleaf_config, runs_of, train_config)
 from gamelib.experiments.pgleaf.matches import play_matches
 from gamelib.experiments.pgleaf.paper import PAPER_TABLES, paper_table_markdown
-from gamelib.experiments.pgleaf.training import _STAT_COLUMNS, theta_file, train, trained_theta
+from gamelib.experiments.pgleaf.training import STAT_COLUMNS, theta_file, train, trained_theta
 from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
 
@@ -50,15 +50,15 @@ class PGLeafReport:
     timings: dict
 
 
-def training_frame(state: Mapping[str, np.ndarray], sizes: Mapping[str, Any]):
+def training_frame(state: Mapping[str, np.ndarray], config: PGLeafConfig):
     """Per-batch statistics of every run from a training state."""
     import pandas as pd
 
     frames = []
-    for run in runs_of(sizes):
+    for run in runs_of(config):
         stats = state[f"stats/{run.key}"]
-        f = pd.DataFrame(stats, columns=list(_STAT_COLUMNS))
-        f.insert(0, "games", sizes["M"] * (np.arange(len(f)) + 1))
+        f = pd.DataFrame(stats, columns=list(STAT_COLUMNS))
+        f.insert(0, "games", config.M * (np.arange(len(f)) + 1))
         f.insert(0, "replicate", run.replicate)
         f.insert(0, "reward", run.reward)
         f.insert(0, "algorithm", run.algorithm)
@@ -66,15 +66,18 @@ def training_frame(state: Mapping[str, np.ndarray], sizes: Mapping[str, Any]):
     return pd.concat(frames, ignore_index=True)
 
 
-def _save_thetas(folder: Path, train_folder, sizes, seed) -> None:
-    points = sorted(set(sizes["table_points"]) | {sizes["n_games"]})
+def _save_thetas(folder: Path, train_folder, config: PGLeafConfig, seed) -> None:
+    points = sorted(set(config.table_points) | {config.n_games})
     for point in points:
-        thetas = trained_theta(train_folder, sizes, seed, point)
-        for run in runs_of(sizes):
+        thetas = trained_theta(train_folder, config, seed, point)
+        for run in runs_of(config):
             ev.save_theta(folder / theta_file(run, point), thetas[run.key])
 
 
-def _write_report(out: Path, report: PGLeafReport, sizes, seed, profile) -> None:
+def write_report(out: Path, report: PGLeafReport, config: PGLeafConfig, seed: int,
+                 profile: str) -> None:
+    """The report files of ``report`` in ``out``: the CSV tables, ``tables.md`` (the
+    round-robins of every replicate, pooled, beside the paper's) and the figures."""
     import matplotlib
     import matplotlib.pyplot as plt
 
@@ -86,28 +89,29 @@ def _write_report(out: Path, report: PGLeafReport, sizes, seed, profile) -> None
                         (report.elo, "elo.csv")):
         write_csv(out, name, frame)
     lines = [f"# PGLeaf experiment, profile {profile}, seed {seed}", ""]
-    for point in sizes["table_points"]:
+    for point in config.table_points:
         if report.round_robin.empty:
             break
-        pooled = [None] if sizes["replicates"] > 1 else []
-        for rep in [*pooled, *range(sizes["replicates"])]:
+        pooled = [None] if config.replicates > 1 else []
+        for rep in [*pooled, *range(config.replicates)]:
             which = "all replicates pooled" if rep is None else f"replicate {rep}"
             table = round_robin_table(report.round_robin, point, rep)
             lines += [f"## After {point} games ({which})", "",
-                      table.to_markdown(column_labels=_COLUMN_LABELS)]
+                      table.to_markdown(column_labels=COLUMN_LABELS)]
         if point in PAPER_TABLES:
             lines += [f"## The paper after {point} games", "",
                       paper_table_markdown(point), ""]
     atomic_write_text(out / "tables.md", "\n".join(lines) + "\n")
     with matplotlib.rc_context({"figure.figsize": (6.4, 4.0)}):
-        for k, reward in enumerate(sizes["rewards"]):
+        for k, reward in enumerate(config.rewards):
             fig, ax = plt.subplots()
             plot_curves(report.curves, reward, ax)
             fig.tight_layout()
             write_figure(fig, out / f"fig{k + 1}_{reward}.png")
 
 
-def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str = "custom",
+def run_experiment(out, sizes: Mapping[str, Any] | PGLeafConfig, seed: int = 0, *,
+                   profile: str = "custom",
                    workers: int | None = None, scheduler=None, progress: bool = False,
                    write: bool = True) -> PGLeafReport:
     """Run (or resume) the three stages in ``out`` and return the :class:`PGLeafReport`.
@@ -119,8 +123,9 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
         (``training.csv``, ``round_robin.csv``, ``gauntlet.csv``, ``curves.csv``, ``elo.csv``,
         ``tables.md``, ``fig1_mdp.png``, ``fig2_non_mdp.png``, ``theta/*.npz``,
         ``provenance.json``) are written at its top when ``write``.
-    sizes : mapping
-        A profile of :data:`PROFILES` (possibly with overrides).
+    sizes : PGLeafConfig or mapping
+        The configuration, or the sizes it is made from (:func:`pgleaf_config`: a profile of
+        :data:`PROFILES`, possibly with overrides).
     seed : int
     profile : str
         Its name (for the provenance).
@@ -131,29 +136,31 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
     write : bool
         Write the report files.
     """
-    sizes = _check_sizes(sizes)
-    folder = RunFolder(out, "pgleaf", profile, seed, sizes, workers=workers, scheduler=scheduler)
+    config = pgleaf_config(sizes)
+    folder = RunFolder(out, "pgleaf", profile, seed, config.as_dict(), workers=workers,
+                       scheduler=scheduler)
     out = folder.out
     with folder.stage("training"):
-        trained = train(out / "train", sizes, seed, workers=workers, scheduler=scheduler,
+        trained = train(out / "train", config, seed, workers=workers, scheduler=scheduler,
                         progress=progress)
     with folder.stage("matches"):
-        rr, g = play_matches(out / "matches", partial(trained_theta, out / "train", sizes, seed),
-                             sizes, seed, workers=workers, scheduler=scheduler,
+        rr, g = play_matches(out / "matches", partial(trained_theta, out / "train", config, seed),
+                             config, seed, workers=workers, scheduler=scheduler,
                              progress=progress)
-    report = PGLeafReport(training_frame(trained.state, sizes), rr, g, curves(g), elo(rr, g),
-                    folder.timings)
+    report = PGLeafReport(training_frame(trained.state, config), rr, g, curves(g), elo(rr, g),
+                          folder.timings)
     if write:
         with folder.stage("report"):
             (out / "theta").mkdir(exist_ok=True)
-            _save_thetas(out / "theta", out / "train", sizes, seed)
-            _write_report(out, report, sizes, seed, profile)
+            _save_thetas(out / "theta", out / "train", config, seed)
+            write_report(out, report, config, seed, profile)
         folder.finish(invocation_extra={"resumed_from_batch": trained.resumed_from},
-                      train_config=train_config(sizes))
+                      train_config=train_config(config))
     return report
 
 
-def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[PGLeafReport, dict]:
+def load_report(folder, expect: Mapping[str, Any] | None = None
+                ) -> tuple[PGLeafReport, PGLeafConfig]:
     """Read the report files :func:`run_experiment` wrote into ``folder``.
 
     Needs only the files at the run folder's top (``training.csv``, ``round_robin.csv``,
@@ -164,15 +171,15 @@ def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[PGLeaf
     Parameters
     ----------
     folder : str or Path
-    expect : mapping, optional
-        The sizes the caller wants; a run made with other sizes is refused.
+    expect : PGLeafConfig or mapping, optional
+        The configuration the caller wants; a run made with other sizes is refused.
 
     Returns
     -------
     report : PGLeafReport
         Its ``timings`` are the wall times (s) per stage summed over all invocations.
-    sizes : dict
-        The sizes the run was made with (validated like a profile).
+    config : PGLeafConfig
+        The configuration the run was made with (its stored sizes, :func:`pgleaf_config`).
 
     Raises
     ------
@@ -184,18 +191,24 @@ def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[PGLeaf
     """
     names = ("training", "round_robin", "gauntlet", "curves", "elo")
     frames, sizes, timings, _ = read_run(folder, "pgleaf", [f"{n}.csv" for n in names],
-                                         _check_sizes, expect)
-    return PGLeafReport(**frames, timings=timings), sizes
+                                         _stored_sizes, expect)
+    return PGLeafReport(**frames, timings=timings), pgleaf_config(sizes)
 
 
-@register("pgleaf", profiles=PROFILES, check=_check_sizes,
+def _stored_sizes(sizes: Mapping[str, Any]) -> dict:
+    """``sizes`` (a run's or the caller's) as the plain sizes of their configuration."""
+    return pgleaf_config(sizes).as_dict()
+
+
+@register("pgleaf", profiles=PROFILES, check=pgleaf_config,
           description="PGLeaf vs TDLeaf(lambda), TD(lambda), REINFORCE on 5x5 shogi "
                       "(Morioka & Igarashi, section 5)")
 def run(opts: RunOptions) -> PGLeafReport:
-    """The command line's entry: :func:`run_experiment` with the options' sizes."""
+    """The command line's entry: :func:`run_experiment` with the options' configuration (made
+    by :func:`pgleaf_config`, the registry's check, before anything ran)."""
     report = run_from_options(run_experiment, opts)
     t = report.timings
-    games = len(runs_of(opts.sizes)) * int(opts.sizes["n_games"])
+    games = len(runs_of(opts.sizes)) * opts.sizes.n_games
     print(f"self-play: {games} games in the run ({t['training']:.1f} s in this call)",
           flush=True)
     return report

@@ -45,8 +45,8 @@ from fractions import Fraction
 from pathlib import Path
 
 from gamelib.experiments.pgleaf.closest import CLOSEST, closest_folder, closest_sizes
-from gamelib.experiments.pgleaf.config import (PROFILES, RunSpec, _check_sizes, runs_of,
-                                               settings_of, train_config)
+from gamelib.experiments.pgleaf.config import (PROFILES, PGLeafConfig, RunSpec, profile_config,
+                                               runs_of, settings_of, train_config)
 from gamelib.runtime.paths import results_dir
 
 __all__ = ["POINTS", "PREREGISTRATION_COMMIT", "GAMES", "HEALTH_GAMES", "VERSUS_GAMES",
@@ -81,19 +81,20 @@ def _check_point(point: str) -> None:
         raise ValueError(f"unknown point {point!r}; valid: {', '.join(POINTS)}")
 
 
-def point_sizes(point: str) -> dict:
-    """The ``paper`` sizes of a grid point (for ``closest``: the antisymmetric-layout run's (β = 12.8))."""
+def point_sizes(point: str) -> PGLeafConfig:
+    """The ``paper`` configuration of a grid point (for ``closest``: the antisymmetric-layout
+    run's (β = 12.8))."""
     _check_point(point)
     if point == "closest":
         return closest_sizes()
     beta, temperature = POINTS[point]
     paper = PROFILES["paper"]
-    return {**paper, "tie_sides": True, "temperature": temperature, "algorithms": _TD,
-            "rewards": ["mdp"], "replicates": 5, "n_games": GAMES,
-            "keep_points": [p for p in paper["keep_points"] if p <= GAMES],
-            "table_points": [GAMES], "curve_points": [GAMES], "gauntlet_games": 100,
-            "round_robin_games": 2, **({"beta": beta, "td_alpha": 0.001 / beta ** 2}
-                                       if beta != 1.0 else {})}
+    return profile_config("paper", tie_sides=True, temperature=temperature, algorithms=_TD,
+                          rewards=["mdp"], replicates=5, n_games=GAMES,
+                          keep_points=[p for p in paper["keep_points"] if p <= GAMES],
+                          table_points=[GAMES], curve_points=[GAMES], gauntlet_games=100,
+                          round_robin_games=2, **({"beta": beta, "td_alpha": 0.001 / beta ** 2}
+                                                  if beta != 1.0 else {}))
 
 
 def _root(root) -> Path:
@@ -122,12 +123,12 @@ def point_argv(point: str, seed: int = 0) -> list[str]:
     return argv
 
 
-def _td_runs(sizes) -> list[RunSpec]:
-    return [run for run in runs_of(sizes) if run.algorithm in _TD and run.reward == "mdp"]
+def _td_runs(config: PGLeafConfig) -> list[RunSpec]:
+    return [run for run in runs_of(config) if run.algorithm in _TD and run.reward == "mdp"]
 
 
 def _trained(point: str, seed: int, root, games: int = GAMES):
-    """``(sizes, training frame up to games, {run key: θ after games})`` of a point: from its
+    """``(configuration, training frame up to games, {run key: θ after games})`` of a point: from its
     report files when it is finished, else from its training stage's kept checkpoint (the
     training done, the matches not yet)."""
     from gamelib.experiments.pgleaf.report import load_report, training_frame
@@ -136,18 +137,18 @@ def _trained(point: str, seed: int, root, games: int = GAMES):
 
     folder = point_folder(point, seed, root)
     if (folder / "provenance.json").is_file():
-        report, sizes = load_report(folder)
+        report, config = load_report(folder)
         try:
-            return sizes, report.training, saved_theta(folder / "theta", sizes, seed, games)
+            return config, report.training, saved_theta(folder / "theta", config, seed, games)
         except FileNotFoundError:    # a point the report does not save (1,000 games)
-            return sizes, report.training, trained_theta(folder / "train", sizes, seed, games)
+            return config, report.training, trained_theta(folder / "train", config, seed, games)
     if not (folder / "train" / "manifest.json").is_file():
         raise FileNotFoundError(f"{folder} holds no training of the point {point!r}")
-    sizes = _check_sizes(point_sizes(point))
-    with CheckpointStore(folder / "train", {"config": train_config(sizes), "seed": seed}) as st:
-        arrays = st.load(tag=f"batch-{games // sizes['M']}").arrays
-    return sizes, training_frame(arrays, sizes), trained_theta(folder / "train", sizes, seed,
-                                                               games)
+    config = point_sizes(point)
+    with CheckpointStore(folder / "train", {"config": train_config(config), "seed": seed}) as st:
+        arrays = st.load(tag=f"batch-{games // config.M}").arrays
+    return config, training_frame(arrays, config), trained_theta(folder / "train", config, seed,
+                                                                 games)
 
 
 def health(point: str, seed: int = 0, games: int = HEALTH_GAMES, root=None):
@@ -161,17 +162,17 @@ def health(point: str, seed: int = 0, games: int = HEALTH_GAMES, root=None):
     from gamelib.learn.selfplay import policy_sharpness
     from gamelib.runtime.seeds import derive_seed
 
-    sizes, training, thetas = _trained(point, seed, root)
+    config, training, thetas = _trained(point, seed, root)
     h = selfplay_health(training, GAMES).set_index(["algorithm", "reward", "replicate"])
     last = training[(training.games > GAMES - 1000) & (training.games <= GAMES)]
     draws = last.groupby(["algorithm", "reward", "replicate"])[["sente_wins", "gote_wins",
                                                                "draws"]].sum()
     rows = []
-    for run in _td_runs(sizes):
+    for run in _td_runs(config):
         key = (run.algorithm, run.reward, run.replicate)
         seeds = [derive_seed(seed, "td-temperature", "health", run.key, i, bits=32)
                  for i in range(games)]
-        sharp = policy_sharpness(thetas[run.key], settings_of(run, sizes), seeds)
+        sharp = policy_sharpness(thetas[run.key], settings_of(run, config), seeds)
         d = draws.loc[key]
         rows.append({"point": point, "algorithm": run.algorithm, "replicate": run.replicate,
                      "sente_share": h.loc[key, "sente_share"],
@@ -206,19 +207,19 @@ def versus(point: str, seed: int = 0, games: int = VERSUS_GAMES, *, root=None,
         raise ValueError("the point 'closest' has its head-to-heads in the antisymmetric-layout run's (β = 12.8) "
                          "round-robin")
     folder = point_folder(point, seed, root)
-    match = match_settings(PROFILES["paper"])
+    match = match_settings(profile_config("paper"))
     mine = {g: _trained(point, seed, root, g)[2] for g in (1000, GAMES)}
-    sizes = point_sizes(point)
+    config = point_sizes(point)
     (folder / "theta").mkdir(parents=True, exist_ok=True)
     for g, thetas in mine.items():      # the parameters played, beside the report's
-        for run in _td_runs(sizes):
+        for run in _td_runs(config):
             if not (folder / "theta" / theta_file(run, g)).is_file():
                 ev.save_theta(folder / "theta" / theta_file(run, g), thetas[run.key])
     theirs = {g: saved_theta(closest_folder(seed, root) / "theta", closest_sizes(), seed, g)
               for g in (1000, GAMES)}
     players, pairings = {}, []
     for claim, learner, g_mine, opponent, g_theirs in PAIRINGS:
-        for rep in range(sizes["replicates"]):
+        for rep in range(config.replicates):
             a = f"{point}:{learner}/mdp/{rep}@{g_mine}"
             b = f"closest:{opponent}/mdp/{rep}@{g_theirs}"
             players[a] = match.player(mine[g_mine][f"{learner}/mdp/{rep}"])

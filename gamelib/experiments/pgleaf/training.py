@@ -6,13 +6,11 @@ from the training checkpoints (:func:`trained_theta`) or a finished run's ``thet
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping
-
 import numpy as np
 from tqdm import tqdm
 
 from gamelib.evaluation import shogi as ev
-from gamelib.experiments.pgleaf.config import (RunSpec, _check_sizes, runs_of, settings_of,
+from gamelib.experiments.pgleaf.config import (PGLeafConfig, RunSpec, runs_of, settings_of,
                                                train_config)
 from gamelib.learn.selfplay import mirror_replies, pg_update, play_pg_games, play_td_games
 from gamelib.runtime.checkpoint import CheckpointStore
@@ -25,7 +23,9 @@ def initial_theta(seed: int, replicate: int) -> np.ndarray:
     return ev.initial_theta(derive_seed(seed, "init", replicate), 1e-4)
 
 
-def _game_seeds(seed: int, run: RunSpec, first: int, count: int) -> np.ndarray:
+def game_seeds(seed: int, run: RunSpec, first: int, count: int) -> np.ndarray:
+    """The seeds of games ``first .. first + count - 1`` of ``run``:
+    ``derive_seed(seed, "game", algorithm, reward, replicate, i)``."""
     return np.array([derive_seed(seed, "game", run.algorithm, run.reward, run.replicate, i,
                                  bits=32) for i in range(first, first + count)], dtype=np.int64)
 
@@ -40,13 +40,14 @@ def _td_job(job):
     return play_td_games(theta, settings, seeds)
 
 
-_STAT_COLUMNS = ("sente_wins", "gote_wins", "draws", "plies", "gote_moves", "mirror_replies")
+#: The per-batch counts of a run's self-play (:func:`stats_row`).
+STAT_COLUMNS = ("sente_wins", "gote_wins", "draws", "plies", "gote_moves", "mirror_replies")
 
 
-def _stats_row(records, max_plies: int) -> np.ndarray:
+def stats_row(records, max_plies: int) -> np.ndarray:
     """A batch's counts: results, plies, gote's moves and how many of them copied sente's
     (left a position that is its own mirror, :func:`gamelib.learn.selfplay.mirror_replies`)."""
-    row = np.zeros(len(_STAT_COLUMNS), dtype=np.int64)
+    row = np.zeros(len(STAT_COLUMNS), dtype=np.int64)
     for rec in records:
         row[min(rec.result, 3) - 1] += 1
         row[3] += rec.plies
@@ -75,25 +76,23 @@ class _Progress:
             self.bar.close()
 
 
-def train(folder, sizes: Mapping[str, Any], seed: int, *, workers: int | None = None,
+def train(folder, config: PGLeafConfig, seed: int, *, workers: int | None = None,
           scheduler=None, progress: bool = False):
     """Run (or resume) the training stage in ``folder``; returns the
     :class:`~gamelib.runtime.driver.RunResult` (its state maps ``"theta/<run key>"`` to the
     parameters and ``"stats/<run key>"`` to per-batch counts: sente wins, gote wins, draws,
     plies, gote's moves, gote's mirror replies)."""
-    sizes = _check_sizes(sizes)
-    config = train_config(sizes)
-    runs = runs_of(sizes)
-    settings = {run.key: settings_of(run, sizes) for run in runs}
-    m, per_job = sizes["M"], sizes["games_per_job"]
-    n_batches = sizes["n_games"] // m
+    runs = runs_of(config)
+    settings = {run.key: settings_of(run, config) for run in runs}
+    m, per_job = config.M, config.games_per_job
+    n_batches = config.n_games // m
     bar = _Progress(n_batches * m * len(runs), m * len(runs), progress, "self-play games")
 
     def init(cfg, run_seed):
         state = {}
         for run in runs:
             state[f"theta/{run.key}"] = initial_theta(run_seed, run.replicate)
-            state[f"stats/{run.key}"] = np.zeros((0, len(_STAT_COLUMNS)), dtype=np.int64)
+            state[f"stats/{run.key}"] = np.zeros((0, len(STAT_COLUMNS)), dtype=np.int64)
         return state
 
     def step(state, ctx):
@@ -112,13 +111,13 @@ def train(folder, sizes: Mapping[str, Any], seed: int, *, workers: int | None = 
                 state[f"theta/{run.key}"], st, [res for res, key in zip(results, owners)
                                                 if key == run.key])
             new[f"stats/{run.key}"] = np.vstack([state[f"stats/{run.key}"],
-                                                 _stats_row(records, st.max_plies)[None, :]])
+                                                 stats_row(records, st.max_plies)[None, :]])
         bar.update(ctx.index)
         return new
 
-    keep = [p // m for p in sizes["keep_points"]]
+    keep = [p // m for p in config.keep_points]
     try:
-        return run_batched(Path(folder), config=config, seed=seed, n_batches=n_batches,
+        return run_batched(Path(folder), config=train_config(config), seed=seed, n_batches=n_batches,
                            init=init, step=step, keep=keep, workers=workers,
                            scheduler=scheduler, progress=False)
     finally:
@@ -130,7 +129,7 @@ def batch_jobs(theta, run: RunSpec, settings, run_seed: int, index: int, m: int,
     """The jobs of batch ``index`` (games ``index·m .. index·m + m - 1``) of one run, each a
     ``(function, arguments)`` pair for :func:`call_job`: a TD run's ``m`` games are one job (θ
     changes after every game), a policy-gradient run's are ``m / per_job`` jobs (θ fixed)."""
-    seeds = _game_seeds(run_seed, run, index * m, m)
+    seeds = game_seeds(run_seed, run, index * m, m)
     if not settings.policy_gradient:
         return [(_td_job, (theta, settings, seeds))]
     return [(_pg_job, (theta, settings, seeds[j:j + per_job])) for j in range(0, m, per_job)]
@@ -151,17 +150,17 @@ def batch_result(theta, settings, results) -> tuple[np.ndarray, list]:
     return results[0]
 
 
-def trained_theta(folder, sizes: Mapping[str, Any], seed: int, games: int) -> dict:
+def trained_theta(folder, config: PGLeafConfig, seed: int, games: int) -> dict:
     """``{run key: θ}`` after ``games`` games of every run (0: the initial parameters), read
     from the kept checkpoints of a training folder."""
-    sizes = _check_sizes(sizes)
-    runs = runs_of(sizes)
+    runs = runs_of(config)
     if games == 0:
         return {run.key: initial_theta(seed, run.replicate) for run in runs}
-    if games not in sizes["keep_points"]:
-        raise ValueError(f"no kept parameters after {games} games; kept: {sizes['keep_points']}")
-    with CheckpointStore(Path(folder), {"config": train_config(sizes), "seed": seed}) as store:
-        arrays = store.load(tag=f"batch-{games // sizes['M']}").arrays
+    if games not in config.keep_points:
+        raise ValueError(f"no kept parameters after {games} games; kept: "
+                         f"{list(config.keep_points)}")
+    with CheckpointStore(Path(folder), {"config": train_config(config), "seed": seed}) as store:
+        arrays = store.load(tag=f"batch-{games // config.M}").arrays
     return {run.key: arrays[f"theta/{run.key}"] for run in runs}
 
 
@@ -171,12 +170,11 @@ def theta_file(run: RunSpec, games: int) -> str:
     return run.key.replace("/", "_") + f"_{games}.npz"
 
 
-def saved_theta(folder, sizes: Mapping[str, Any], seed: int, games: int) -> dict:
+def saved_theta(folder, config: PGLeafConfig, seed: int, games: int) -> dict:
     """``{run key: θ}`` after ``games`` games of every run (0: the initial parameters), read
     from a finished run's ``theta/`` folder (:func:`theta_file`); ``FileNotFoundError`` naming
     the files that are missing."""
-    sizes = _check_sizes(sizes)
-    runs = runs_of(sizes)
+    runs = runs_of(config)
     if games == 0:
         return {run.key: initial_theta(seed, run.replicate) for run in runs}
     paths = {run.key: Path(folder) / theta_file(run, games) for run in runs}

@@ -80,11 +80,12 @@ above, since half of it had been seen.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Mapping
 
-from gamelib.experiments.pgleaf.config import RunSpec, _nearest, settings_of
+from gamelib.experiments.pgleaf.config import PGLeafConfig, RunSpec, nearest_point, settings_of
 from gamelib.experiments.pgleaf.report import PGLeafReport
 from gamelib.play.replicate_tests import t_test
 
@@ -176,12 +177,12 @@ def claim_tests(report: PGLeafReport) -> list[dict]:
 
         for point, label in ((1000, "1a"), (10_000, "1b"), (100_000, "1c")):
             one_sample(f"{label} PGLeaf beats REINFORCE after {point:,} games",
-                       _nearest(points, point), "pgleaf", "reinforce")
-        one_sample("2 TDLeaf(λ) beats PGLeaf after 1,000 games", _nearest(points, 1000),
+                       nearest_point(points, point), "pgleaf", "reinforce")
+        one_sample("2 TDLeaf(λ) beats PGLeaf after 1,000 games", nearest_point(points, 1000),
                    "tdleaf", "pgleaf")
-        one_sample("3 PGLeaf beats TDLeaf(λ) after 100,000 games", _nearest(points, 100_000),
+        one_sample("3 PGLeaf beats TDLeaf(λ) after 100,000 games", nearest_point(points, 100_000),
                    "pgleaf", "tdleaf")
-        one_sample("4 TD(λ) beats REINFORCE after 100,000 games", _nearest(points, 100_000),
+        one_sample("4 TD(λ) beats REINFORCE after 100,000 games", nearest_point(points, 100_000),
                    "td", "reinforce")
     g = report.gauntlet
     later = sorted(set(int(x) for x in g.games if x > 0))
@@ -204,14 +205,14 @@ def claim_tests(report: PGLeafReport) -> list[dict]:
                 t.p_greater, t.p_less)
 
     if later:
-        point = _nearest(later, 10_000)
+        point = nearest_point(later, 10_000)
         others = {a: records(point, a, "mdp") for a in ("reinforce", "tdleaf", "td")}
         others = {a: rec for a, rec in others.items() if _rates(rec)}
         if others and _rates(records(point, "pgleaf", "mdp")):
             best = max(others, key=lambda a: _pooled(others[a], list(others[a])))
             ahead("5 PGLeaf ahead against the reference after 10,000 games (MDP)", point,
                   records(point, "pgleaf", "mdp"), others[best])
-        last = _nearest(later, 100_000)
+        last = nearest_point(later, 100_000)
         ahead("6 PGLeaf ahead of TDLeaf(λ) after 100,000 games (non-MDP)", last,
               records(last, "pgleaf", "non_mdp"), records(last, "tdleaf", "non_mdp"))
         ahead("7 TDLeaf(λ) weaker with the non-MDP reward", last,
@@ -248,15 +249,15 @@ def claim_verdicts(report: PGLeafReport, sizes: Mapping[str, Any], configuration
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def configuration_label(sizes: Mapping[str, Any]) -> str:
+def configuration_label(config: PGLeafConfig) -> str:
     """A configuration named by what it is: the evaluation's layout, the TD learners' squashing
     scale β and their effective temperature β·T (for θ' = βθ the TD learners' dynamics are those
     of β = 1 with the temperature β·T), and the evaluation games' random opening plies if any --
     e.g. "antisymmetric layout, TD β=12.8 (T_eff 0.384)"."""
-    layout = "antisymmetric" if sizes.get("tie_sides") else "per-side"
-    td = settings_of(RunSpec("td", "mdp", 0), sizes)
+    layout = "antisymmetric" if config.tie_sides else "per-side"
+    td = settings_of(RunSpec("td", "mdp", 0), config)
     label = f"{layout} layout, TD β={td.beta:g} (T_eff {td.beta * td.temperature:.3g})"
-    plies = sizes.get("match_opening_plies") or 0
+    plies = config.match_opening_plies
     return label + (f", {plies}-ply random openings" if plies else "")
 
 
@@ -279,12 +280,12 @@ def configuration_folders(root=None) -> dict[str, list[Path]]:
     return {p: folders for p, folders in found.items() if folders}
 
 
-def pooled_report(folders) -> tuple[PGLeafReport, dict]:
+def pooled_report(folders) -> tuple[PGLeafReport, PGLeafConfig]:
     """The finished runs in ``folders`` -- one configuration, one seed each -- as one set of
     replicates: replicate r of the i-th folder becomes replicate ``r + `` the replicates of
     the folders before it (the ``run`` keys likewise), ``curves`` is recomputed from the pooled
     gauntlet and ``timings`` summed; ``elo`` is None (each seed's ratings are fitted on their
-    own). The returned sizes are the runs' with ``replicates`` the total.
+    own). The returned configuration is the runs' with ``replicates`` the total.
 
     Raises
     ------
@@ -303,16 +304,14 @@ def pooled_report(folders) -> tuple[PGLeafReport, dict]:
         raise ValueError("pooled_report: no run folders given")
     loaded = [load_report(f) for f in folders]
     first = loaded[0][1]
-    for folder, (_, sizes) in zip(folders[1:], loaded[1:]):
-        differ = sorted(k for k in set(first) | set(sizes)
-                        if k != "replicates" and first.get(k) != sizes.get(k))
+    for folder, (_, config) in zip(folders[1:], loaded[1:]):
+        differ = [k for k in first if k != "replicates" and first[k] != config[k]]
         if differ:
             raise ValueError(f"{folder} is another configuration than {folders[0]}: "
-                             + ", ".join(f"{k} {sizes.get(k)!r} vs {first.get(k)!r}"
-                                         for k in differ))
+                             + ", ".join(f"{k} {config[k]!r} vs {first[k]!r}" for k in differ))
     frames = {"training": [], "round_robin": [], "gauntlet": []}
     offset, timings = 0, {}
-    for report, sizes in loaded:
+    for report, config in loaded:
         for name in frames:
             frame = getattr(report, name).copy()
             frame["replicate"] = frame["replicate"] + offset
@@ -320,13 +319,13 @@ def pooled_report(folders) -> tuple[PGLeafReport, dict]:
                 frame["run"] = [f"{a}/{r}/{k}" for a, r, k in
                                 zip(frame.algorithm, frame.reward, frame.replicate)]
             frames[name].append(frame)
-        offset += int(sizes["replicates"])
+        offset += config.replicates
         for stage, seconds in report.timings.items():
             timings[stage] = timings.get(stage, 0.0) + seconds
     pooled = {k: pd.concat(v, ignore_index=True) for k, v in frames.items()}
     return (PGLeafReport(pooled["training"], pooled["round_robin"], pooled["gauntlet"],
                          curves(pooled["gauntlet"]), None, timings),
-            {**first, "replicates": offset})
+            replace(first, replicates=offset))
 
 
 def claims_by_configuration(root=None, alpha: float = 0.01):
@@ -336,7 +335,7 @@ def claims_by_configuration(root=None, alpha: float = 0.01):
 
     frames = []
     for pattern, folders in configuration_folders(root).items():
-        report, sizes = pooled_report(folders)
-        frames.append(claim_verdicts(report, sizes, configuration_label(sizes), alpha,
+        report, config = pooled_report(folders)
+        frames.append(claim_verdicts(report, config, configuration_label(config), alpha,
                                      REGISTERED[pattern]))
     return pd.concat(frames, ignore_index=True)
