@@ -162,4 +162,6 @@ def test_the_benchmark_compares_equal_counts(capsys):
 def test_the_benchmark_refuses_bad_sizes(capsys):
     with pytest.raises(SystemExit) as stop:
         bench.main(["--repeat", "0"])
-    assert stop.value.code == 2 and "--repeat >= 1" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.startswith("error: ") and len(err.splitlines()) == 1
+    assert "--repeat >= 1" in err
