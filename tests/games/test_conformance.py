@@ -171,7 +171,7 @@ def oracles():
 
 
 def test_every_registered_game_has_an_oracle_and_playouts():
-    assert GAMES == ["minishogi", "othello"]
+    assert len(GAMES) >= 2
     assert set(GAMES) <= set(ORACLES) and set(GAMES) <= set(PLAYOUTS)
 
 
