@@ -4,17 +4,24 @@ status 2, without the usage block (which only ``--help`` prints)."""
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 import pytest
 
-COMMAND_LINES = [
-    "gamelib.experiments.cli", "gamelib.notebook", "gamelib.play.engine_match",
-    "gamelib.othello.download", "gamelib.othello.players", "gamelib.evaluation.bench",
-    "gamelib.minishogi.bench", "gamelib.search.bench", "gamelib.othello.bench",
-    "gamelib.play.bench", "gamelib.learn.elmo_bench", "gamelib.learn.selfplay_bench",
-    "gamelib.learn.bonanza_bench", "gamelib.experiments.pgleaf.ablations",
-    "gamelib.experiments.pgleaf.closest", "gamelib.experiments.pgleaf.openings",
-]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def command_lines() -> list[str]:
+    """Every module of gamelib run as ``python -m``: those with a ``__main__`` guard, and the
+    experiments' runner (``python -m gamelib.experiments``); found, so a new one is not missed."""
+    found = {".".join(path.relative_to(ROOT).with_suffix("").parts)
+             for path in (ROOT / "gamelib").rglob("*.py")
+             if '__name__ == "__main__"' in path.read_text(encoding="utf-8")}
+    found.discard("gamelib.bench.__main__")   # a dispatcher to the benchmarks, which are here
+    return sorted(found | {"gamelib.experiments.cli"})
+
+
+COMMAND_LINES = command_lines()
 
 
 @pytest.mark.parametrize("module", COMMAND_LINES)

@@ -11,6 +11,7 @@ import sys
 
 BENCHMARKS = {
     "minishogi": "gamelib.minishogi.bench",
+    "games": "gamelib.games.bench",
     "othello": "gamelib.othello.bench",
     "search": "gamelib.search.bench",
     "matches": "gamelib.play.bench",

@@ -466,7 +466,12 @@ def _parse_go(args) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the engine on stdin/stdout until ``quit`` or the end of input."""
+    """Run the engine on stdin/stdout until ``quit`` or the end of input (it takes no
+    arguments: a GUI or :mod:`gamelib.play.engine_match` sets its options by USI ``setoption``)."""
+    from gamelib.runtime import cli
+
+    cli.ArgumentParser(prog="python -m gamelib.play.usi", description=main.__doc__.split("\n")[0]
+                       ).parse_args(sys.argv[1:] if argv is None else argv)
     engine = Engine()
     stdin = sys.stdin.buffer
     try:

@@ -106,13 +106,13 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m gamelib.experiments.pgleaf.power table``: write
     ``claims_by_configuration.csv`` and ``replicates_needed.csv`` into
     ``data/results/paper/pgleaf`` (or ``--root``)."""
-    import argparse
+    from gamelib.runtime import cli
 
     from gamelib.runtime.paths import results_dir
     from gamelib.runtime.report import write_csv
 
-    parser = argparse.ArgumentParser(prog="python -m gamelib.experiments.pgleaf.power",
-                                     description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog="python -m gamelib.experiments.pgleaf.power",
+                                description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p_table = sub.add_parser("table", help="write claims_by_configuration.csv and "
                                            "replicates_needed.csv")

@@ -421,10 +421,10 @@ def write_tables(seed: int = 0, root=None) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
+    from gamelib.runtime import cli
 
-    parser = argparse.ArgumentParser(prog="python -m gamelib.experiments.pgleaf.td_temperature",
-                                     description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog="python -m gamelib.experiments.pgleaf.td_temperature",
+                                description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     beta_one = [p for p in POINTS if p != "closest"]
     p_run = sub.add_parser("run", help="run (or resume) one beta 1 point")
