@@ -29,10 +29,8 @@ on the black and white bitboards, with a constant mixed in when white is to move
 the discs are the same and the side is not); it is a function of the position, computed when
 asked, so ``hash_key`` and ``hash_from_scratch`` are one function.
 
-The linear evaluation is the classic square-weight one of :mod:`gamelib.othello.search`
-(``positional``): φ_i(s) = +1 for a disc of the side to move on square i, -1 for one of the
-other side, and θ·φ(s) added in that module's order (the side to move's discs by square, then the
-other's), so that ``evaluate(s, w / Σ|w|)`` is its ``positional`` score to the last bit. Perft
+The linear evaluation is that of :mod:`gamelib.games.othello_features` (Logistello's pattern
+tables, mobility, potential mobility and parity) on the current pair. Perft
 counts a finished game as one leaf at any remaining depth, as the published Othello numbers do.
 """
 
@@ -47,6 +45,7 @@ from gamelib.othello.value_table import _hash as _pair_hash
 from gamelib.runtime.bits import cttz as _cttz
 from gamelib.runtime.index import unsigned as _u
 from gamelib.runtime.kernels import kernel
+from . import othello_features as _features
 from .protocol import DRAW, LOSS, ONGOING, WIN
 
 __all__ = ["start", "new_state", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS",
@@ -55,8 +54,8 @@ __all__ = ["start", "new_state", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS"
            "live_length", "evaluate", "features"]
 
 MAX_MOVES = 64
-N_FEATURES = 64
-MAX_ACTIVE = 64
+N_FEATURES = _features.N_FEATURES
+MAX_ACTIVE = _features.MAX_ACTIVE
 PASS = 64
 PERFT_END_LEAF = 1
 
@@ -200,30 +199,13 @@ def live_length(s):
 
 @kernel
 def evaluate(s, theta):
-    """Σ θ_i over the side to move's discs minus Σ θ_i over the other's, in square order."""
+    """:func:`gamelib.games.othello_features.board_evaluate` of the current pair."""
     p, o = _pair(s)
-    v = 0.0
-    x = p
-    while x:
-        v += theta[_cttz(x)]
-        x &= x - _U1
-    x = o
-    while x:
-        v -= theta[_cttz(x)]
-        x &= x - _U1
-    return v
+    return _features.board_evaluate(p, o, theta)
 
 
 @kernel
 def features(s, idx, val):
-    """+1 on the side to move's squares, then -1 on the other's, each in square order."""
+    """:func:`gamelib.games.othello_features.board_features` of the current pair."""
     p, o = _pair(s)
-    n = 0
-    for sign in (1.0, -1.0):
-        x = p if sign > 0.0 else o
-        while x:
-            idx[n] = _cttz(x)
-            val[n] = sign
-            n += 1
-            x &= x - _U1
-    return n
+    return _features.board_features(p, o, idx, val)

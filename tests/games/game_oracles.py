@@ -1,8 +1,9 @@
 """Independent oracles of the registered games, for the conformance suite.
 
 Each oracle answers from outside the adapter under test: Fairy-Stockfish (pyffish) for 5×5
-shogi, the plain-Python grid of ``tests/othello/reference.py`` for Othello, and the games' own
-perft and evaluation functions. A state is read through the layout its adapter documents, so a
+shogi, the plain-Python grid of ``tests/othello/reference.py`` for Othello (and
+``othello_features_reference.py`` for its evaluation), and the games' own perft and evaluation
+functions. A state is read through the layout its adapter documents, so a
 broken adapter is seen, not trusted.
 
 Methods of an oracle (``s`` a state, ``history`` the moves played from the start position):
@@ -30,7 +31,6 @@ from gamelib.games.protocol import ONGOING
 from gamelib.minishogi import core as mcore
 from gamelib.minishogi.notation import format_sfen, format_usi
 from gamelib.othello import core as ocore
-from gamelib.othello import search as osearch
 
 _HERE = Path(__file__).resolve().parent
 
@@ -99,6 +99,7 @@ class OthelloOracle:
 
     def __init__(self):
         self.ref = _load("othello_reference_oracle", _HERE.parent / "othello" / "reference.py")
+        self.features_ref = _load("othello_features_reference_oracle", _HERE / "othello_features_reference.py")
 
     @staticmethod
     def colours(s):
@@ -142,24 +143,15 @@ class OthelloOracle:
         return int(ocore.perft(np.uint64(p), np.uint64(o), depth))
 
     def theta(self, rng):
-        """Square weights with Σ|θ| = 1 exactly (integers over a power of two), which the
-        positional evaluator keeps as they are."""
-        w = rng.integers(-10, 11, 64)
-        w[0] = 1 + abs(w[0])
-        total = int(np.abs(w).sum())
-        power = 1 << (total - 1).bit_length()
-        w[0] += power - total
-        return w / power
+        from gamelib.games.othello_features import N_FEATURES
+
+        return rng.normal(0.0, 1.0, N_FEATURES)
 
     def own_evaluate(self, s, theta):
-        """:func:`gamelib.othello.search.evaluate` with square weights ``theta`` (their sum of
-        absolute values 1, so that the evaluator keeps them as they are)."""
-        black, white, black_to_move = self.colours(s)
-        if ocore.is_game_over(np.uint64(black), np.uint64(white)):
-            return None
-        evaluator = osearch.Evaluator.positional(theta)
-        assert np.array_equal(evaluator.weights, theta)
-        return osearch.evaluate(black, white, black_to_move, evaluator)
+        """The evaluation of the plain-Python feature reference (``othello_features_reference``),
+        summed in its order."""
+        grid, side = self._grid(s)
+        return self.features_ref.evaluate(grid, side, theta)
 
 
 #: Game name -> its oracle; every registered game needs one.
