@@ -36,14 +36,15 @@ from typing import Any, Mapping
 import numpy as np
 
 from gamelib.evaluation import shogi as ev
+from gamelib.experiments.config import ExperimentConfig, distinct_numbers
 from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
-from gamelib.runtime.checks import check_integer, check_missing, check_number
+from gamelib.runtime.checks import check_integer, check_number
 from gamelib.runtime.seeds import derive_rng, derive_seed
 from gamelib.learn import elmo_train as L
 from gamelib.learn import teacher as T
 
-__all__ = ["PROFILES", "teacher_settings", "loss_names", "label", "split_games", "initial_theta", "ElmoReport",
+__all__ = ["PROFILES", "ElmoConfig", "elmo_config", "teacher_settings", "loss_names", "label", "split_games", "initial_theta", "ElmoReport",
            "run_experiment", "match_frame", "plot_curves", "verdict", "verdict_text"]
 
 PROFILES = {
@@ -59,25 +60,88 @@ PROFILES = {
 _MAX_PLIES = 300
 
 
-def _check_sizes(sizes: Mapping[str, Any]) -> dict:
-    sizes = check_missing(sizes, PROFILES["quick"], "the elmo_shogi experiment")
-    for name in ("n_games", "games_per_batch", "node_budget", "batch_size", "evals_per_epoch",
-                 "match_games", "match_node_budget"):
-        check_integer(name, sizes[name], 1)
-    for name in ("n_epochs", "opening_plies", "match_opening_plies"):
-        check_integer(name, sizes[name], 0)
-    if sizes["n_games"] % sizes["games_per_batch"]:
-        raise ValueError(f"n_games ({sizes['n_games']}) must be a multiple of games_per_batch "
-                         f"({sizes['games_per_batch']})")
-    check_number("test_fraction", sizes["test_fraction"], 0, 1, low_open=True, high_open=True)
-    lams = sizes["lambdas"]
-    if not isinstance(lams, (list, tuple)) or not lams or any(
-            isinstance(x, bool) or not isinstance(x, (int, float)) or x < 0 for x in lams):
-        raise ValueError(f"lambdas must be a non-empty list of numbers >= 0, got {lams!r}")
-    if len(set(float(x) for x in lams)) != len(lams):
-        raise ValueError(f"lambdas must be distinct, got {lams!r}")
-    check_number("learning_rate", sizes["learning_rate"], 0, low_open=True)
-    return sizes
+@dataclass(frozen=True)
+class ElmoConfig(ExperimentConfig):
+    """One run of the experiment, every size typed and every relation between them checked
+    (``ValueError`` naming the field and the problem), however it is made: by
+    :func:`elmo_config`, directly, or with :func:`dataclasses.replace`. Its mapping view is the
+    ``sizes`` a run's ``provenance.json`` stores.
+
+    Attributes
+    ----------
+    n_games, games_per_batch : int
+        Teacher games, a multiple of the games per resumable batch; at least two (one held
+        out, one to train on).
+    node_budget, opening_plies : int
+        The teacher's nodes per move and random opening plies (below the games' cap of
+        :data:`_MAX_PLIES` plies).
+    eval_limit : float
+        Adjudication threshold (:class:`~gamelib.learn.teacher.TeacherSettings`, which
+        validates the teacher's settings).
+    test_fraction : float
+        Held-out fraction of the games, in (0, 1).
+    lambdas : tuple of float
+        Distinct λ >= 0 of eq. (5) (``L + λH``), with distinct loss names (``elmo_<λ:g>``).
+    n_epochs, batch_size, evals_per_epoch : int
+    learning_rate : float
+        Positive.
+    match_games, match_node_budget, match_opening_plies : int
+        Games per pairing, nodes per move, random opening plies (below the cap).
+    """
+
+    n_games: int
+    games_per_batch: int
+    node_budget: int
+    opening_plies: int
+    eval_limit: float
+    test_fraction: float
+    lambdas: tuple[float, ...]
+    n_epochs: int
+    batch_size: int
+    learning_rate: float
+    evals_per_epoch: int
+    match_games: int
+    match_node_budget: int
+    match_opening_plies: int
+
+    EXPERIMENT = "elmo_shogi"
+
+    def __post_init__(self):
+        for name in ("n_games", "games_per_batch", "node_budget", "batch_size",
+                     "evals_per_epoch", "match_games", "match_node_budget"):
+            self._set(name, check_integer(name, getattr(self, name), 1))
+        for name in ("n_epochs", "opening_plies", "match_opening_plies"):
+            self._set(name, check_integer(name, getattr(self, name), 0))
+        check_number("test_fraction", self.test_fraction, 0, 1, low_open=True, high_open=True)
+        self._set("lambdas", distinct_numbers("lambdas", self.lambdas, 0))
+        check_number("learning_rate", self.learning_rate, 0, low_open=True)
+        self._check_relations()
+        teacher_settings(self)                  # which validates the teacher's settings
+
+    def _check_relations(self) -> None:
+        """The relations between the sizes (each field already valid on its own)."""
+        if self.n_games % self.games_per_batch:
+            raise ValueError(f"n_games ({self.n_games}) must be a multiple of games_per_batch "
+                             f"({self.games_per_batch})")
+        if self.n_games < 2:
+            raise ValueError(f"n_games ({self.n_games}) must be at least 2: the split holds "
+                             f"out whole games and trains on the others")
+        names = [f"elmo_{float(lam):g}" for lam in self.lambdas]
+        if len(set(names)) != len(names):
+            raise ValueError(f"lambdas {list(self.lambdas)} must differ in their first 6 "
+                             f"significant digits: their losses are named {names}")
+        for name in ("opening_plies", "match_opening_plies"):
+            if getattr(self, name) >= _MAX_PLIES:
+                raise ValueError(f"{name} ({getattr(self, name)}) must be below the games' cap "
+                                 f"of {_MAX_PLIES} plies")
+
+
+def elmo_config(sizes: Mapping[str, Any]) -> ElmoConfig:
+    """The typed configuration of ``sizes``: a profile of :data:`PROFILES` with overrides (the
+    command line's ``-p KEY VALUE``), or the sizes a run stored in its provenance; an
+    :class:`ElmoConfig` is returned as it is. ``ValueError`` names the field and the
+    problem."""
+    return ElmoConfig.of(sizes)
 
 
 def teacher_settings(sizes: Mapping[str, Any]) -> T.TeacherSettings:
@@ -210,12 +274,13 @@ def _play(out, thetas, sizes, seed, workers, scheduler, progress):
     return match_frame({p: result.records[p] for p in pairs})
 
 
-def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str = "custom",
-                   workers: int | None = None, scheduler=None, progress: bool = False,
-                   write: bool = True) -> ElmoReport:
+def run_experiment(out, sizes: Mapping[str, Any] | ElmoConfig, seed: int = 0, *,
+                   profile: str = "custom", workers: int | None = None, scheduler=None,
+                   progress: bool = False, write: bool = True) -> ElmoReport:
     """Run (or resume) the four stages in ``out`` and return the :class:`ElmoReport` (see the
-    module docstring; ``write`` writes the report files)."""
-    sizes = _check_sizes(sizes)
+    module docstring; ``sizes``: the configuration or the sizes it is made from,
+    :func:`elmo_config`; ``write`` writes the report files)."""
+    sizes = elmo_config(sizes)
     folder = RunFolder(out, "elmo_shogi", profile, seed, sizes, workers=workers,
                        scheduler=scheduler)
     out = folder.out
@@ -335,14 +400,15 @@ def verdict_text(report: ElmoReport, alpha: float = 0.01) -> str:
     return "\n\n".join(lines) + "\n"
 
 
-def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[ElmoReport, dict]:
-    """The :class:`ElmoReport` of a finished run from its report files and its sizes; ``positions``
+def load_report(folder, expect: Mapping[str, Any] | None = None
+                ) -> tuple[ElmoReport, ElmoConfig]:
+    """The :class:`ElmoReport` of a finished run from its report files and its configuration; ``positions``
     is the teacher data when ``teacher.npz`` is there (it is not committed), else None. See
     :func:`gamelib.experiments.run_folder.read_run` for what is refused."""
     from gamelib.runtime.atomic import read_json
 
     files = ("curves.csv", "final.csv", "matches.csv", "teacher_summary.json")
-    frames, sizes, timings, _ = read_run(folder, "elmo_shogi", files, _check_sizes, expect,
+    frames, sizes, timings, _ = read_run(folder, "elmo_shogi", files, elmo_config, expect,
                                          aliases=("elmo",))
     folder = Path(folder)
     thetas = {path.stem: ev.load_theta(path) for path in sorted((folder / "theta").glob("*.npz"))}
@@ -375,7 +441,7 @@ def _write_report(out: Path, report: ElmoReport) -> None:
         write_figure(fig, out / "curves.png")
 
 
-@register("elmo_shogi", aliases=("elmo",), profiles=PROFILES, check=_check_sizes,
+@register("elmo_shogi", aliases=("elmo",), profiles=PROFILES, check=elmo_config,
           description="elmo's loss on 5x5 shogi: teacher self-play, lambda sweep vs Apery's "
                       "squared error, matches")
 def run(opts: RunOptions) -> ElmoReport:

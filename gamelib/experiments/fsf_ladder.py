@@ -40,18 +40,20 @@ import numpy as np
 import pandas as pd
 
 from gamelib.runtime.executor import available_cores
-from gamelib.experiments.pgleaf.config import RunSpec
+from gamelib.experiments.config import ExperimentConfig, choices, increasing_integers
+from gamelib.experiments.pgleaf.config import PROFILES as PGLEAF_PROFILES, RunSpec
 from gamelib.experiments.pgleaf.training import theta_file
 from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
+from gamelib.learn.selfplay import ALGORITHMS, REWARDS
 from gamelib.runtime.atomic import read_json
-from gamelib.runtime.checks import check_integer, check_missing, check_number
+from gamelib.runtime.checks import check_integer, check_number
 from gamelib.play import engine_match as M
 from gamelib.play.match_stats import elo_interval
 from gamelib.play.stats import bradley_terry
 from gamelib.play.usi_client import Limits
 
-__all__ = ["PROFILES", "LadderReport", "fairy_stockfish", "players", "pairings", "run_experiment",
+__all__ = ["PROFILES", "LadderConfig", "ladder_config", "LadderReport", "fairy_stockfish", "players", "pairings", "run_experiment",
            "load_report", "plot_ladder"]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,21 +109,102 @@ def pairings(sizes: Mapping[str, Any]) -> list[tuple[str, str]]:
     return list(zip(rungs[:-1], rungs[1:])) + [(p, r) for p in ours for r in rungs]
 
 
-def _check_sizes(sizes: Mapping[str, Any]) -> dict:
-    sizes = check_missing(sizes, PROFILES["quick"], "the fsf_ladder experiment")
-    nodes = sizes["fsf_nodes"]
-    if not isinstance(nodes, (list, tuple)) or len(nodes) < 2 or sorted(set(nodes)) != list(nodes) or \
-            any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in nodes):
-        raise ValueError(f"fsf_nodes must be increasing positive integers (at least two), got {nodes!r}")
-    if sizes["anchor_nodes"] not in nodes:
-        raise ValueError(f"anchor_nodes {sizes['anchor_nodes']!r} is not one of fsf_nodes {nodes}")
-    for name in ("node_budget", "games", "max_plies"):
-        check_integer(name, sizes[name], 1)
-    check_integer("opening_plies", sizes["opening_plies"], 0)
-    check_number("prior_draws", sizes["prior_draws"], 0)
-    if sizes["games"] % 2:
-        raise ValueError(f"games must be even (each opening is played with both colours), got {sizes['games']}")
-    return sizes
+#: The points at which the committed PGLeaf run (:data:`_PGLEAF`, the paper profile) saved its
+#: parameters (its report saves them at its table points and its last game): the only ones that
+#: can play.
+_PGLEAF_SAVED = tuple(sorted({*PGLEAF_PROFILES["paper"]["table_points"],
+                              PGLEAF_PROFILES["paper"]["n_games"]}))
+
+
+@dataclass(frozen=True)
+class LadderConfig(ExperimentConfig):
+    """One ladder, every size typed and every relation between them checked (``ValueError``
+    naming the field and the problem), however it is made: by :func:`ladder_config`, directly,
+    or with :func:`dataclasses.replace`. Its mapping view is the ``sizes`` a run's
+    ``provenance.json`` stores.
+
+    Attributes
+    ----------
+    pgleaf_algorithms : tuple of str
+        Distinct learners of :data:`~gamelib.learn.selfplay.ALGORITHMS`.
+    pgleaf_reward : str
+        One of :data:`~gamelib.learn.selfplay.REWARDS`.
+    bonanza, elmo : str
+        Evaluation files (relative to the repository) or ``gamelib:...`` player specs.
+    max_plies, opening_plies : int
+        The games' ply cap and random opening plies (below the cap).
+    prior_draws : float
+        Virtual draws per pairing, >= 0.
+    fsf_nodes : tuple of int
+        Fairy-Stockfish's node budgets, increasing, at least two; ``anchor_nodes`` is one of them.
+    node_budget : int
+    games : int
+        Games per pairing, even (each opening is played with both colours).
+    pgleaf_points : tuple of int
+        Increasing points at which the committed PGLeaf run saved its parameters (the players
+        are named ``<algorithm>-<points / 1000>k``).
+    """
+
+    pgleaf_algorithms: tuple[str, ...]
+    pgleaf_reward: str
+    bonanza: str
+    elmo: str
+    max_plies: int
+    opening_plies: int
+    prior_draws: float
+    fsf_nodes: tuple[int, ...]
+    anchor_nodes: int
+    node_budget: int
+    games: int
+    pgleaf_points: tuple[int, ...]
+
+    EXPERIMENT = "fsf_ladder"
+
+    def __post_init__(self):
+        nodes = self.fsf_nodes
+        if not isinstance(nodes, (list, tuple)) or len(nodes) < 2:
+            raise ValueError(f"fsf_nodes must be increasing positive integers (at least two), "
+                             f"got {nodes!r}")
+        self._set("fsf_nodes", increasing_integers("fsf_nodes", nodes, 1))
+        for name in ("node_budget", "games", "max_plies"):
+            self._set(name, check_integer(name, getattr(self, name), 1))
+        self._set("opening_plies", check_integer("opening_plies", self.opening_plies, 0))
+        check_number("prior_draws", self.prior_draws, 0)
+        self._set("pgleaf_algorithms", choices("pgleaf_algorithms", self.pgleaf_algorithms,
+                                               ALGORITHMS))
+        if self.pgleaf_reward not in REWARDS:
+            raise ValueError(f"pgleaf_reward must be one of {list(REWARDS)}, got "
+                             f"{self.pgleaf_reward!r}")
+        self._set("pgleaf_points", increasing_integers("pgleaf_points", self.pgleaf_points, 1))
+        for name in ("bonanza", "elmo"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name):
+                raise ValueError(f"{name} must be an evaluation file or a gamelib: player, got "
+                                 f"{getattr(self, name)!r}")
+        self._check_relations()
+
+    def _check_relations(self) -> None:
+        """The relations between the sizes (each field already valid on its own)."""
+        if self.anchor_nodes not in self.fsf_nodes:
+            raise ValueError(f"anchor_nodes {self.anchor_nodes!r} is not one of fsf_nodes "
+                             f"{list(self.fsf_nodes)}")
+        if self.games % 2:
+            raise ValueError(f"games must be even (each opening is played with both colours), "
+                             f"got {self.games}")
+        if self.opening_plies >= self.max_plies:
+            raise ValueError(f"opening_plies ({self.opening_plies}) must be below max_plies "
+                             f"({self.max_plies})")
+        bad = [p for p in self.pgleaf_points if p not in _PGLEAF_SAVED]
+        if bad:
+            raise ValueError(f"pgleaf_points {bad} must be points at which the committed PGLeaf "
+                             f"run saved its parameters: {list(_PGLEAF_SAVED)}")
+
+
+def ladder_config(sizes: Mapping[str, Any]) -> LadderConfig:
+    """The typed configuration of ``sizes``: a profile of :data:`PROFILES` with overrides (the
+    command line's ``-p KEY VALUE``), or the sizes a run stored in its provenance; a
+    :class:`LadderConfig` is returned as it is. ``ValueError`` names the field and the
+    problem."""
+    return LadderConfig.of(sizes)
 
 
 @dataclass(frozen=True)
@@ -134,12 +217,13 @@ class LadderReport:
     timings: dict
 
 
-def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str = "quick",
-                   workers: int | None = 1, scheduler=None, progress: bool = True,
-                   write: bool = True) -> LadderReport:
-    """Play the ladder's matches (resuming) and write its report (``scheduler``: not used, the
-    matches run on local processes)."""
-    sizes = _check_sizes(sizes)
+def run_experiment(out, sizes: Mapping[str, Any] | LadderConfig, seed: int = 0, *,
+                   profile: str = "quick", workers: int | None = 1, scheduler=None,
+                   progress: bool = True, write: bool = True) -> LadderReport:
+    """Play the ladder's matches (resuming) and write its report (``sizes``: the configuration
+    or the sizes it is made from, :func:`ladder_config`; ``scheduler``: not used, the matches
+    run on local processes)."""
+    sizes = ladder_config(sizes)
     fsf = fairy_stockfish()
     specs = players(sizes, fsf)
     for spec in specs.values():
@@ -164,11 +248,12 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
     return LadderReport(ladder, ratings, folder.timings)
 
 
-def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[LadderReport, dict]:
-    """The :class:`LadderReport` of a finished run from its report files, and its sizes (see
+def load_report(folder, expect: Mapping[str, Any] | None = None
+                ) -> tuple[LadderReport, LadderConfig]:
+    """The :class:`LadderReport` of a finished run from its report files, and its configuration (see
     :func:`gamelib.experiments.run_folder.read_run` for what is refused)."""
     frames, sizes, timings, _ = read_run(folder, "fsf_ladder", ("ladder.csv", "ratings.csv"),
-                                         _check_sizes, expect)
+                                         ladder_config, expect)
     return LadderReport(frames["ladder"], frames["ratings"], timings), sizes
 
 
@@ -240,7 +325,7 @@ def plot_ladder(ratings: pd.DataFrame, anchor: str, subtitle: str | None = None)
     return fig
 
 
-@register("fsf_ladder", profiles=PROFILES, check=_check_sizes,
+@register("fsf_ladder", profiles=PROFILES, check=ladder_config,
           description="Elo ladder of our 5x5 shogi players anchored to Fairy-Stockfish at several node budgets")
 def run(opts: RunOptions) -> LadderReport:
     """The command line's entry: :func:`run_experiment` with the options' sizes."""

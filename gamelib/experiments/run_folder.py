@@ -167,7 +167,7 @@ class RunFolder:
 
 
 def read_run(folder, experiment: str, files: Sequence[str],
-             check_sizes: Callable[[Mapping[str, Any]], dict],
+             check_sizes: Callable[[Mapping[str, Any]], Mapping[str, Any]],
              expect: Mapping[str, Any] | None = None, aliases: Sequence[str] = ()):
     """The report files of a finished run of ``experiment``.
 
@@ -179,7 +179,8 @@ def read_run(folder, experiment: str, files: Sequence[str],
     files : sequence of str
         Report files the run must have at its top (``.csv`` files are read as DataFrames).
     check_sizes : callable
-        The experiment's size validation, applied to the run's sizes and to ``expect``.
+        The experiment's size validation (its typed configuration's constructor), applied to
+        the run's sizes and to ``expect``.
     expect : mapping, optional
         The sizes the caller wants; a run made with other sizes is refused.
 
@@ -187,8 +188,8 @@ def read_run(folder, experiment: str, files: Sequence[str],
     -------
     frames : dict
         ``{stem: DataFrame}`` of the ``.csv`` files.
-    sizes : dict
-        The sizes the run was made with.
+    sizes : mapping
+        The sizes the run was made with, as ``check_sizes`` returns them.
     timings : dict
         Seconds per stage over all invocations of the run.
     provenance : dict
@@ -216,7 +217,7 @@ def read_run(folder, experiment: str, files: Sequence[str],
                          f"{prov.get('experiment')!r}, not {experiment!r}")
     sizes = check_sizes(prov["sizes"])
     if expect is not None:
-        expect = json.loads(json.dumps(check_sizes(expect)))
+        expect = json.loads(json.dumps(dict(check_sizes(expect))))
         differ = sorted(k for k in set(sizes) | set(expect) if sizes.get(k) != expect.get(k))
         if differ:
             raise ValueError(f"{folder} was made with other sizes: " + ", ".join(

@@ -8,9 +8,8 @@ otherwise fail as a numba ``TypingError``, overflow, or wrap around silently.
 from __future__ import annotations
 
 import numbers
-from typing import Any, Mapping
 
-__all__ = ["check_int", "check_integer", "check_number", "check_missing", "check_seed", "SEED_MAX"]
+__all__ = ["check_int", "check_integer", "check_number", "check_seed", "SEED_MAX"]
 
 #: The largest run seed: seeds reach numba and numpy as signed 64-bit integers.
 SEED_MAX = 2**63 - 1
@@ -33,14 +32,6 @@ def check_int(name: str, value, lo: int, hi: int) -> int:
 def check_seed(value, name: str = "seed") -> int:
     """A run seed as a Python ``int``: an integer in ``[0, SEED_MAX]`` (else ``ValueError``)."""
     return check_int(name, value, 0, SEED_MAX)
-
-
-def check_missing(sizes: Mapping[str, Any], required, what: str) -> dict:
-    """A copy of ``sizes``; ``ValueError`` naming the sizes of ``required`` it lacks."""
-    missing = sorted(set(required) - set(sizes))
-    if missing:
-        raise ValueError(f"missing size(s) {missing} for {what}")
-    return dict(sizes)
 
 
 def check_integer(name: str, value, low: int = 1) -> int:

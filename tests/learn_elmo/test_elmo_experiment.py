@@ -40,9 +40,9 @@ def test_cli_runs_resumes_and_reports(tmp_path, capsys):
 
 def test_bad_sizes_and_split():
     with pytest.raises(ValueError, match="lambdas"):
-        X._check_sizes({**X.PROFILES["quick"], "lambdas": [0.5, 0.5]})
+        X.elmo_config({**X.PROFILES["quick"], "lambdas": [0.5, 0.5]})
     with pytest.raises(ValueError, match="multiple"):
-        X._check_sizes({**X.PROFILES["quick"], "n_games": 50})
+        X.elmo_config({**X.PROFILES["quick"], "n_games": 50})
     arr = np.zeros(30, dtype=[("game", "u4")])
     arr["game"] = np.repeat(np.arange(10), 3)
     tr, te = X.split_games(arr, 0.2, 0)

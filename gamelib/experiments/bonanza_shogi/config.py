@@ -1,12 +1,17 @@
-"""The Bonanza experiment's configuration: profiles, the learners compared, the teacher."""
+"""The Bonanza experiment's configuration: profiles, the learners compared, the teacher, and
+the typed configuration of a run (:class:`BonanzaConfig`, made and validated as a whole by
+:func:`bonanza_config`, the registry's ``check``, and passed down; its mapping view is the
+``sizes`` a run's ``provenance.json`` stores)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping
 
-
-from gamelib.runtime.checks import check_integer, check_missing, check_number
+from gamelib.experiments.config import ExperimentConfig, choices
 from gamelib.learn import bonanza_shogi as bs
+from gamelib.minishogi import rules as R
+from gamelib.runtime.checks import check_integer, check_number
 
 
 #: Teacher games per resumable batch.
@@ -48,33 +53,104 @@ VARIANTS = {
 FORMER_CONSTRAINT = "material"
 
 
-def _check_sizes(sizes: Mapping[str, Any]) -> dict:
-    sizes = check_missing(sizes, PROFILES["quick"], "the bonanza_shogi experiment")
-    for name in ("n_games", "teacher_nodes", "n_epochs", "batch_size", "batch_refresh_every",
-                 "n_train_eval", "match_nodes"):
-        check_integer(name, sizes[name], 1)
-    for name in ("opening_plies", "qdepth", "match_games", "match_opening_plies"):
-        check_integer(name, sizes[name], 0)
-    tf = check_number("test_fraction", sizes["test_fraction"], 0, 1, low_open=True,
-                      high_open=True)
-    for name in ("batch_learning_rate", "minibatch_learning_rate"):
-        check_number(name, sizes[name], 0, low_open=True)
-    check_number("l1_weight", sizes["l1_weight"], 0)
-    variants = sizes["variants"]
-    if not isinstance(variants, (list, tuple)) or not variants or len(set(variants)) != \
-            len(variants) or any(v not in VARIANTS for v in variants):
-        raise ValueError(f"variants must be a non-empty list of distinct names from "
-                         f"{list(VARIANTS)}, got {variants!r}")
-    if sizes["constraint"] not in ("hand", "material"):
-        raise ValueError(f"constraint must be 'hand' or 'material', got {sizes['constraint']!r}")
-    if sizes["constraint"] == "material" and "minibatch_material" in variants:
-        raise ValueError("variant 'minibatch_material' differs from 'minibatch' only by its "
-                         "constraint; with constraint 'material' it would repeat it")
-    n_test = round(tf * sizes["n_games"])
-    if n_test < 1 or n_test >= sizes["n_games"]:
-        raise ValueError(f"test_fraction {tf} of {sizes['n_games']} games leaves no test or no "
-                         f"training game")
-    return sizes
+@dataclass(frozen=True)
+class BonanzaConfig(ExperimentConfig):
+    """One run of the experiment, every size typed and every relation between them checked
+    (``ValueError`` naming the field and the problem), however it is made: by
+    :func:`bonanza_config`, directly, or with :func:`dataclasses.replace`.
+
+    Attributes
+    ----------
+    n_games, teacher_nodes, opening_plies
+        Teacher games, the teacher's nodes per move and random opening plies (below the
+        teacher's ply cap; :class:`~gamelib.learn.bonanza_shogi.ExpertSettings`).
+    test_fraction : float
+        Held-out fraction of the games, in (0, 1), leaving at least one test and one training
+        game (``round(test_fraction * n_games)`` test games).
+    n_epochs, batch_size, batch_refresh_every : int
+    batch_learning_rate, minibatch_learning_rate : float
+        Positive.
+    l1_weight : float
+        >= 0; positive when ``variants`` has ``minibatch_l1`` (else it repeats ``minibatch``).
+    qdepth, n_train_eval : int
+    constraint : str
+        ``"hand"`` or ``"material"`` (then ``minibatch_material`` would repeat ``minibatch``).
+    variants : tuple of str
+        Distinct names of :data:`VARIANTS`; each variant's
+        :class:`~gamelib.learn.bonanza_shogi.BonanzaSettings` validates it.
+    match_games, match_nodes, match_opening_plies : int
+        Games per pairing (0: no matches), nodes per move, random opening plies (below the
+        matches' ply cap).
+    """
+
+    n_games: int
+    teacher_nodes: int
+    opening_plies: int
+    test_fraction: float
+    n_epochs: int
+    batch_size: int
+    batch_refresh_every: int
+    batch_learning_rate: float
+    minibatch_learning_rate: float
+    l1_weight: float
+    qdepth: int
+    n_train_eval: int
+    constraint: str
+    variants: tuple[str, ...]
+    match_games: int
+    match_nodes: int
+    match_opening_plies: int
+
+    EXPERIMENT = "bonanza_shogi"
+    #: A run whose provenance predates the ``constraint`` size had the material sum.
+    LATER_DEFAULTS = {"constraint": FORMER_CONSTRAINT}
+
+    def __post_init__(self):
+        for name in ("n_games", "teacher_nodes", "n_epochs", "batch_size", "batch_refresh_every",
+                     "n_train_eval", "match_nodes"):
+            self._set(name, check_integer(name, getattr(self, name), 1))
+        for name in ("opening_plies", "qdepth", "match_games", "match_opening_plies"):
+            self._set(name, check_integer(name, getattr(self, name), 0))
+        check_number("test_fraction", self.test_fraction, 0, 1, low_open=True, high_open=True)
+        for name in ("batch_learning_rate", "minibatch_learning_rate"):
+            check_number(name, getattr(self, name), 0, low_open=True)
+        check_number("l1_weight", self.l1_weight, 0)
+        self._set("variants", choices("variants", self.variants, VARIANTS))
+        if self.constraint not in ("hand", "material"):
+            raise ValueError(f"constraint must be 'hand' or 'material', got {self.constraint!r}")
+        self._check_relations()
+        for variant in self.variants:            # the learners' settings validate them
+            variant_settings(variant, self)
+
+    def _check_relations(self) -> None:
+        """The relations between the sizes (each field already valid on its own)."""
+        if self.constraint == "material" and "minibatch_material" in self.variants:
+            raise ValueError("variant 'minibatch_material' differs from 'minibatch' only by its "
+                             "constraint; with constraint 'material' it would repeat it")
+        if self.l1_weight == 0 and "minibatch_l1" in self.variants:
+            raise ValueError("l1_weight must be positive with variant 'minibatch_l1', which "
+                             "differs from 'minibatch' only by its L1 term; with l1_weight 0 "
+                             "it would repeat it")
+        n_test = round(self.test_fraction * self.n_games)
+        if n_test < 1 or n_test >= self.n_games:
+            raise ValueError(f"test_fraction {self.test_fraction} of {self.n_games} games leaves "
+                             f"no test or no training game")
+        cap = teacher_settings(self).max_plies   # (which validates the teacher's settings)
+        if self.opening_plies >= cap:
+            raise ValueError(f"opening_plies ({self.opening_plies}) must be below the teacher "
+                             f"games' cap of {cap} plies")
+        if self.match_opening_plies >= R.DEFAULT_MAX_PLIES:
+            raise ValueError(f"match_opening_plies ({self.match_opening_plies}) must be below "
+                             f"the matches' cap of {R.DEFAULT_MAX_PLIES} plies")
+
+
+def bonanza_config(sizes: Mapping[str, Any]) -> BonanzaConfig:
+    """The typed configuration of ``sizes``: a profile of :data:`PROFILES` with overrides (the
+    command line's ``-p KEY VALUE``), or the sizes a run stored in its provenance (one made
+    before ``constraint`` was a size reads as made, with the material sum); a
+    :class:`BonanzaConfig` is returned as it is. ``ValueError`` names the field and the
+    problem."""
+    return BonanzaConfig.of(sizes)
 
 
 def teacher_settings(sizes) -> bs.ExpertSettings:

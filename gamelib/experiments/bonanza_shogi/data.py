@@ -12,8 +12,8 @@ from gamelib.runtime.driver import run_batched
 from gamelib.runtime.seeds import derive_rng, derive_seed
 from gamelib.learn import bonanza_shogi as bs
 from gamelib.learn.records import FORMAT_NAME, format_record
-from gamelib.experiments.bonanza_shogi.config import (GAMES_PER_BATCH, _check_sizes,
-                                                      teacher_settings)
+from gamelib.experiments.bonanza_shogi.config import (GAMES_PER_BATCH, BonanzaConfig,
+                                                      bonanza_config, teacher_settings)
 
 
 # ----------------------------------------------------------------------------- 1. records
@@ -34,7 +34,7 @@ def _records_preamble(sizes, seed) -> str:
     return f"# {FORMAT_NAME}: SFEN | USI moves | result (sente/gote/draw/*) | reason\n" + header
 
 
-def finished_records(path, sizes, seed: int) -> str | None:
+def finished_records(path, sizes: BonanzaConfig, seed: int) -> str | None:
     """The records of ``path`` (with this version's header) if it is the records file this run's
     teacher stage writes: the same teacher settings, game count and run seed in its header, and
     ``n_games`` games; else None.
@@ -46,7 +46,7 @@ def finished_records(path, sizes, seed: int) -> str | None:
     path = Path(path)
     if not path.is_file():
         return None
-    sizes = _check_sizes(sizes)
+    sizes = bonanza_config(sizes)
     lines = path.read_text().splitlines(keepends=True)
     preamble = _records_preamble(sizes, seed)
     want = preamble.splitlines(keepends=True)
@@ -59,10 +59,10 @@ def finished_records(path, sizes, seed: int) -> str | None:
     return preamble + "".join(body)
 
 
-def generate_records(folder, sizes, seed: int, *, workers=None, scheduler=None,
+def generate_records(folder, sizes: BonanzaConfig, seed: int, *, workers=None, scheduler=None,
                      progress=False) -> str:
     """Run (or resume) the teacher games in ``folder``; returns the records file's text."""
-    sizes = _check_sizes(sizes)
+    sizes = bonanza_config(sizes)
     settings = teacher_settings(sizes)
     n = sizes["n_games"]
     n_batches = -(-n // GAMES_PER_BATCH)

@@ -16,7 +16,7 @@ from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
 from gamelib.learn import bonanza_shogi as bs
 from gamelib.learn.records import parse_records
-from gamelib.experiments.bonanza_shogi.config import (FORMER_CONSTRAINT, PROFILES, _check_sizes,
+from gamelib.experiments.bonanza_shogi.config import (PROFILES, BonanzaConfig, bonanza_config,
                                                       teacher_settings, variant_settings)
 from gamelib.experiments.bonanza_shogi.data import (Split, finished_records, generate_records,
                                                     initial_theta, split)
@@ -125,16 +125,17 @@ def plot_piece_values(piece_values, ax=None):
     return ax
 
 
-def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str = "custom",
-                   workers: int | None = None, scheduler=None, progress: bool = False,
-                   write: bool = True) -> BonanzaReport:
+def run_experiment(out, sizes: Mapping[str, Any] | BonanzaConfig, seed: int = 0, *,
+                   profile: str = "custom", workers: int | None = None, scheduler=None,
+                   progress: bool = False, write: bool = True) -> BonanzaReport:
     """Run (or resume) the four stages in ``out`` and return the :class:`BonanzaReport` (see the
-    module docstring for the stages and files)."""
+    module docstring for the stages and files); ``sizes``: the configuration, or the sizes it is
+    made from (:func:`~gamelib.experiments.bonanza_shogi.config.bonanza_config`)."""
     import pandas as pd
 
     from gamelib.runtime.executor import Executor
 
-    sizes = _check_sizes(sizes)
+    sizes = bonanza_config(sizes)
     folder = RunFolder(out, "bonanza_shogi", profile, seed, sizes, workers=workers,
                        scheduler=scheduler)
     out = folder.out
@@ -172,17 +173,16 @@ def run_experiment(out, sizes: Mapping[str, Any], seed: int = 0, *, profile: str
     return report
 
 
-def load_report(folder, expect: Mapping[str, Any] | None = None) -> tuple[BonanzaReport, dict]:
+def load_report(folder, expect: Mapping[str, Any] | None = None
+                ) -> tuple[BonanzaReport, BonanzaConfig]:
     """The :class:`BonanzaReport` of a finished run from its report files (its ``timings``: seconds
-    per stage over all invocations) and its sizes; see
-    :func:`gamelib.experiments.run_folder.read_run` for what is refused."""
+    per stage over all invocations) and its configuration (a run made before the constraint was a
+    size: the material sum); see :func:`gamelib.experiments.run_folder.read_run` for what is
+    refused."""
     import pandas as pd
 
     files = ("history.csv", "summary.csv", "matches.csv", "records.txt", "records_summary.json")
-    def check_stored(sizes):    # a run made before the constraint was a size: the material sum
-        return _check_sizes({"constraint": FORMER_CONSTRAINT, **sizes})
-
-    frames, sizes, timings, _ = read_run(folder, "bonanza_shogi", files, check_stored, expect,
+    frames, sizes, timings, _ = read_run(folder, "bonanza_shogi", files, bonanza_config, expect,
                                          aliases=("bonanza",))
     folder = Path(folder)
     pieces = pd.read_csv(folder / "piece_values.csv", index_col=0)
@@ -217,7 +217,7 @@ def _write_report(out: Path, report: BonanzaReport) -> None:
         write_figure(fig, out / "piece_values.png")
 
 
-@register("bonanza_shogi", aliases=("bonanza",), profiles=PROFILES, check=_check_sizes,
+@register("bonanza_shogi", aliases=("bonanza",), profiles=PROFILES, check=bonanza_config,
           description="the Bonanza method on 5x5 shogi: teacher records, batch vs mini-batch, "
                       "constraint, L1, matches")
 def run(opts: RunOptions) -> BonanzaReport:

@@ -15,9 +15,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, Iterator
+from typing import Any
 
 from gamelib.evaluation import shogi as ev
+from gamelib.experiments.config import ExperimentConfig, choices, increasing_integers
 from gamelib.learn.selfplay import ALGORITHMS, REWARDS, LearnerSettings
 from gamelib.runtime.checks import check_integer, check_number
 
@@ -85,13 +86,14 @@ class RunSpec:
 
 
 @dataclass(frozen=True)
-class PGLeafConfig(Mapping):
+class PGLeafConfig(ExperimentConfig):
     """One run of the experiment, every size typed and every relation between them checked.
 
     Made by :func:`pgleaf_config` (from a profile with overrides, or from a run's stored
     sizes); constructing it directly or with :func:`dataclasses.replace` validates it the same
     way (``ValueError`` naming the field and the problem). As a mapping it reads as the plain
-    sizes that a run's provenance stores (lists for the tuples).
+    sizes that a run's provenance stores (lists for the tuples;
+    :class:`~gamelib.experiments.config.ExperimentConfig`).
 
     Attributes
     ----------
@@ -154,17 +156,20 @@ tie_sides
     tie_sides: bool
     games_per_job: int
 
+    EXPERIMENT = "pgleaf"
+    LATER_DEFAULTS = {**_LEARNER_DEFAULTS, **_LATER_DEFAULTS}
+
     def __post_init__(self):
-        set_ = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
+        set_ = self._set
         for name in ("n_games", "replicates", "M", "round_robin_games", "gauntlet_games",
                      "node_budget", "max_depth", "max_plies", "games_per_job"):
             set_(name, check_integer(name, getattr(self, name), 1))
         set_("match_opening_plies", check_integer("match_opening_plies",
                                                   self.match_opening_plies, 0))
         for name, valid in (("algorithms", ALGORITHMS), ("rewards", REWARDS)):
-            set_(name, _choices(name, getattr(self, name), valid))
+            set_(name, choices(name, getattr(self, name), valid))
         for name, low in (("keep_points", 1), ("table_points", 1), ("curve_points", 0)):
-            set_(name, _points(name, getattr(self, name), low))
+            set_(name, increasing_integers(name, getattr(self, name), low))
         if self.td_alpha is not None:
             check_number("td_alpha", self.td_alpha, 0.0, low_open=True)
         self._check_relations()
@@ -199,44 +204,6 @@ tie_sides
                 raise ValueError(f"match_opening_plies ({self.match_opening_plies}) must be "
                                  f"below max_plies ({self.max_plies})")
 
-    # the mapping view: the stored (provenance) form of the sizes
-    def __getitem__(self, key: str) -> Any:
-        if key not in _SIZE_NAMES:
-            raise KeyError(key)
-        value = getattr(self, key)
-        return list(value) if isinstance(value, tuple) else value
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(_SIZE_NAMES)
-
-    def __len__(self) -> int:
-        return len(_SIZE_NAMES)
-
-    def as_dict(self) -> dict:
-        """The sizes as plain JSON values, as ``provenance.json`` stores them."""
-        return dict(self)
-
-
-#: Every size of a configuration, in the order of :class:`PGLeafConfig`'s fields.
-_SIZE_NAMES = tuple(f.name for f in fields(PGLeafConfig))
-
-
-def _choices(name: str, value, valid) -> tuple:
-    if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value \
-            or any(x not in valid for x in value) or len(set(value)) != len(value):
-        raise ValueError(f"{name} must be a non-empty list of distinct values from "
-                         f"{list(valid)}, got {value!r}")
-    return tuple(value)
-
-
-def _points(name: str, value, low: int) -> tuple:
-    if not isinstance(value, (list, tuple)) or not value or any(
-            isinstance(v, bool) or not isinstance(v, int) or v < low for v in value):
-        raise ValueError(f"{name} must be a non-empty list of integers >= {low}, got {value!r}")
-    if list(value) != sorted(set(value)):
-        raise ValueError(f"{name} must be increasing without repeats, got {value!r}")
-    return tuple(value)
-
 
 def pgleaf_config(sizes: Mapping[str, Any]) -> PGLeafConfig:
     """The typed configuration of ``sizes``: a profile of :data:`PROFILES` with overrides (the
@@ -253,19 +220,7 @@ def pgleaf_config(sizes: Mapping[str, Any]) -> PGLeafConfig:
         Naming the field and the problem: an unknown or missing size, a bad value, or sizes
         that do not fit together (e.g. ``n_games`` beyond the last of ``keep_points``).
     """
-    if isinstance(sizes, PGLeafConfig):
-        return sizes
-    if not isinstance(sizes, Mapping):
-        raise ValueError(f"the pgleaf experiment's sizes must be a mapping, got {sizes!r}")
-    unknown = sorted(set(sizes) - set(_SIZE_NAMES))
-    if unknown:
-        raise ValueError(f"unknown size(s) {unknown} for the pgleaf experiment; known: "
-                         f"{', '.join(_SIZE_NAMES)}")
-    values = {**_LEARNER_DEFAULTS, **_LATER_DEFAULTS, **sizes}
-    missing = [name for name in _SIZE_NAMES if name not in values]
-    if missing:
-        raise ValueError(f"missing size(s) {missing} for the pgleaf experiment")
-    return PGLeafConfig(**values)
+    return PGLeafConfig.of(sizes)
 
 
 def profile_config(profile: str, **overrides) -> PGLeafConfig:

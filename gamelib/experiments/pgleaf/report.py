@@ -190,14 +190,9 @@ def load_report(folder, expect: Mapping[str, Any] | None = None
         other sizes than ``expect`` (names them).
     """
     names = ("training", "round_robin", "gauntlet", "curves", "elo")
-    frames, sizes, timings, _ = read_run(folder, "pgleaf", [f"{n}.csv" for n in names],
-                                         _stored_sizes, expect)
-    return PGLeafReport(**frames, timings=timings), pgleaf_config(sizes)
-
-
-def _stored_sizes(sizes: Mapping[str, Any]) -> dict:
-    """``sizes`` (a run's or the caller's) as the plain sizes of their configuration."""
-    return pgleaf_config(sizes).as_dict()
+    frames, config, timings, _ = read_run(folder, "pgleaf", [f"{n}.csv" for n in names],
+                                          pgleaf_config, expect)
+    return PGLeafReport(**frames, timings=timings), config
 
 
 @register("pgleaf", profiles=PROFILES, check=pgleaf_config,
