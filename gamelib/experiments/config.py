@@ -115,11 +115,11 @@ def increasing_integers(name: str, value, low: int) -> tuple:
 
 
 def distinct_numbers(name: str, value, low: float, high: float = math.inf) -> tuple:
-    """``value`` as a tuple if it is a non-empty list of distinct real numbers in
+    """``value`` as a tuple if it is a non-empty list of distinct finite real numbers in
     ``[low, high]`` (kept as given: ``0`` stays an ``int``)."""
     if not isinstance(value, (list, tuple)) or not value or any(
-            isinstance(x, bool) or not isinstance(x, (int, float)) or not low <= x <= high
-            for x in value):
+            isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x)
+            or not low <= x <= high for x in value):
         where = f">= {low:g}" if high == math.inf else f"in [{low:g}, {high:g}]"
         raise ValueError(f"{name} must be a non-empty list of numbers {where}, got {value!r}")
     if len(set(float(x) for x in value)) != len(value):

@@ -84,6 +84,7 @@ def no_run(monkeypatch):
     ("elmo_shogi", ["opening_plies", "300"], "opening_plies"),
     ("elmo_shogi", ["games_per_batch", "7"], "games_per_batch"),
     ("elmo_shogi", ["lambdas", "[-1]"], "lambdas"),
+    ("elmo_shogi", ["lambdas", "[0, Infinity]"], "lambdas"),       # old: after the teacher games
     ("elmo_shogi", ["test_fraction", "1"], "test_fraction"),
     ("fsf_ladder", ["pgleaf_points", "[500]"], "pgleaf_points"),   # old: a missing file's name
     ("fsf_ladder", ["pgleaf_points", "[100000, 1000]"], "pgleaf_points"),
