@@ -178,7 +178,7 @@ def _tables():
         n_tables += table.size
         n_weights += int(table.max()) + 1
     as_array = lambda x: np.array(x, dtype=np.int64)   # noqa: E731
-    return (as_array(sq), as_array(length), as_array(table_off), as_array(first), as_array(end),
+    return (as_array(sq).ravel(), as_array(length), as_array(table_off), as_array(first), as_array(end),
             as_array(weight_off), np.concatenate(tables), n_weights)
 
 
@@ -186,56 +186,47 @@ def _tables():
 _N_FAMILIES = len(FAMILIES)
 #: Table entries, then the counts' weights (stage-major: ``N_PATTERN_WEIGHTS + 5 * stage + t``).
 N_FEATURES = N_PATTERN_WEIGHTS + N_STAGES * N_COUNTS
-MAX_ACTIVE = len(_SQ) + N_COUNTS
+MAX_ACTIVE = len(_LEN) + N_COUNTS
 _U1 = np.uint64(1)
-_U16 = np.uint64(0xFFFF)
+_POW3 = np.array([3 ** i for i in range(_MAX_SQUARES)], dtype=np.uint64)
 _NOT_A = np.uint64(0xFEFEFEFEFEFEFEFE)   # every square but the a-file
 _NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)   # every square but the h-file
 
 
 @njit(cache=True, inline="always")
 def _class(p, o, k):
-    """The class (within its family) of instance ``k``'s configuration."""
-    code = 0
-    for i in range(_LEN[k] - 1, -1, -1):
-        bit = np.uint64(_SQ[k, i])
-        code = 3 * code + np.int64((p >> bit) & _U1) + 2 * np.int64((o >> bit) & _U1)
-    return np.int64(_CLASS[_u(_TABLE_OFF[k] + code)])
+    """The class (within its family) of instance ``k``'s configuration: its code
+    :math:`\\sum_i 3^i (p_i + 2 o_i)` over the reading order, then the family's table."""
+    code = np.uint64(0)
+    base = _u(_MAX_SQUARES * k)
+    for i in range(_LEN[_u(k)]):
+        bit = np.uint64(_SQ[base + _u(i)])
+        code += _POW3[_u(i)] * (((p >> bit) & _U1) + (((o >> bit) & _U1) << _U1))
+    return np.int64(_CLASS[_u(_TABLE_OFF[_u(k)]) + code])
 
 
 @njit(cache=True, inline="always")
 def _family_classes(p, o, f):
-    """The classes of family ``f``'s instances, 16 bits each, packed four to a word."""
-    lo = np.uint64(0)
-    hi = np.uint64(0)
-    for k in range(_FIRST[f], _END[f]):
-        j = k - _FIRST[f]
-        c = np.uint64(_class(p, o, k)) << np.uint64(16 * (j & 3))
-        if j < 4:
-            lo |= c
-        else:
-            hi |= c
-    return lo, hi
+    """The classes of family ``f``'s instances (four; -1 and -2 for the missing ones of a family
+    of two)."""
+    k = _FIRST[_u(f)]
+    c0 = _class(p, o, k)
+    c1 = _class(p, o, k + 1)
+    if _END[_u(f)] - k == 2:
+        return c0, c1, np.int64(-1), np.int64(-2)
+    return c0, c1, _class(p, o, k + 2), _class(p, o, k + 3)
 
 
 @njit(cache=True, inline="always")
-def _unpack(lo, hi, j):
-    w = lo if j < 4 else hi
-    return np.int64((w >> np.uint64(16 * (j & 3))) & _U16)
-
-
-@njit(cache=True, inline="always")
-def _multiplicity(lo, hi, n, j):
-    """How many instances ``j..n-1`` share instance ``j``'s class; 0 if an earlier one does."""
-    c = _unpack(lo, hi, j)
-    for i in range(j):
-        if _unpack(lo, hi, i) == c:
-            return 0
-    m = 1
-    for i in range(j + 1, n):
-        if _unpack(lo, hi, i) == c:
-            m += 1
-    return m
+def _multiplicities(classes):
+    """For each of four classes: how many of the four it is if no earlier one is it, else 0
+    (0 for the missing ones, which are negative)."""
+    c0, c1, c2, c3 = classes
+    m0 = 1 + (c1 == c0) + (c2 == c0) + (c3 == c0)
+    m1 = 0 if c1 == c0 else 1 + (c2 == c1) + (c3 == c1)
+    m2 = 0 if c2 < 0 or c2 == c0 or c2 == c1 else 1 + (c3 == c2)
+    m3 = 0 if c3 < 0 or c3 == c0 or c3 == c1 or c3 == c2 else 1
+    return (m0, m1, m2, m3)
 
 
 @njit(cache=True, inline="always")
@@ -268,13 +259,12 @@ def board_features(p, o, idx, val):
     ``idx`` (int32) and ``val`` (float64); returns the number of entries (module doc's order)."""
     n = 0
     for f in range(_N_FAMILIES):
-        lo, hi = _family_classes(p, o, f)
-        size = _END[f] - _FIRST[f]
-        for j in range(size):
-            m = _multiplicity(lo, hi, size, j)
-            if m > 0:
-                idx[n] = _WEIGHT_OFF[f] + _unpack(lo, hi, j)
-                val[n] = m
+        classes = _family_classes(p, o, f)
+        multiplicities = _multiplicities(classes)
+        for j in range(4):
+            if multiplicities[j] > 0:
+                idx[n] = _WEIGHT_OFF[f] + classes[j]
+                val[n] = multiplicities[j]
                 n += 1
     base = N_PATTERN_WEIGHTS + N_COUNTS * stage(p, o)
     t = 0
@@ -292,12 +282,11 @@ def board_evaluate(p, o, theta):
     """θ·φ of the position ``(p, o)``, added in :func:`board_features`' order."""
     v = 0.0
     for f in range(_N_FAMILIES):
-        lo, hi = _family_classes(p, o, f)
-        size = _END[f] - _FIRST[f]
-        for j in range(size):
-            m = _multiplicity(lo, hi, size, j)
-            if m > 0:
-                v += theta[_u(_WEIGHT_OFF[f] + _unpack(lo, hi, j))] * np.float64(m)
+        classes = _family_classes(p, o, f)
+        multiplicities = _multiplicities(classes)
+        for j in range(4):
+            if multiplicities[j] > 0:
+                v += theta[_u(_WEIGHT_OFF[f] + classes[j])] * np.float64(multiplicities[j])
     base = N_PATTERN_WEIGHTS + N_COUNTS * stage(p, o)
     t = 0
     for x in _counts(p, o):
