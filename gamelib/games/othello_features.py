@@ -15,7 +15,7 @@ symmetry, and :math:`x_t` the five counts below, with weights per game stage.
 Pattern families
 ----------------
 The families are Logistello's (Buro 1997), the pattern tables of a generalized linear
-evaluation model (Buro 1998), without its 2×5 corner family and without its game stages, which
+evaluation model (Buro 1999), without its 2×5 corner family and without its game stages, which
 would give some 1.2 million weights where our learners see about 6 million positions (100,000
 self-play games per learner in the PGLeaf study, some 120,000 WTHOR games for comparison
 training and elmo's loss). The edge with its two X-squares is the unit of the edge tables of
@@ -73,8 +73,11 @@ that class as its value (two empty corners are one entry of value 2), then the n
 in the order above; indices are distinct and every value is a small integer. :func:`board_evaluate`
 adds :math:`\\theta_i \\phi_i` in exactly that order, so that it equals the sum of the sparse
 product taken left to right to the last bit. Indices are computed with integer arithmetic from
-the bitboards and precomputed tables (a configuration's code by a loop over the instance's
-squares, its class by one table look-up).
+the bitboards and precomputed tables: a line's or a diagonal's code from its squares gathered
+into a byte (one multiplication, on the board or its reflection in the a1-h8 diagonal) and a
+table of base-3 values, the edge's and the corner's by a loop over their squares, a class by
+one table look-up. About 0.4 µs a position where the 64 square weights take 0.03 µs; a
+depth-5 αβ search visits about a third as many nodes a second.
 
 No antisymmetry is imposed: a configuration and its colour-swapped image have weights of their
 own (the value of having the move in it; the 5×5 shogi chapter shows how an antisymmetric
@@ -92,6 +95,7 @@ from numba import njit
 from gamelib.othello import core as _core
 from gamelib.othello.search import CLASSIC_WEIGHTS
 from gamelib.othello.squares import parse_square
+from gamelib.othello.symmetry import FLIP_A1H8, transform
 from gamelib.runtime.bits import ctpop as _ctpop
 from gamelib.runtime.index import unsigned as _u
 from gamelib.runtime.kernels import kernel
@@ -182,39 +186,79 @@ def _tables():
             as_array(weight_off), np.concatenate(tables), n_weights)
 
 
+def _line_gathers():
+    """For every instance: 0, or 1 + the view (0 the board, 1 its reflection in the a1-h8
+    diagonal) in which its squares lie in distinct columns, with the mask of those squares in
+    the view and the shift that brings the leftmost to bit 0 after the gather; such a line is read in the view's column order, its reading order or the reverse
+    one (the same class: every line family's own symmetry reverses it)."""
+    view, mask, shift = [], [], []
+    for family in FAMILIES:
+        for inst in instances(family):
+            v = 0
+            if family in ("edge_2x", "corner_3x3"):
+                view.append(v)
+                mask.append(0)
+                shift.append(0)
+                continue
+            squares = list(inst)
+            if len({sq % 8 for sq in squares}) < len(squares):
+                v, squares = 1, [8 * (sq % 8) + sq // 8 for sq in squares]
+            columns = [sq % 8 for sq in squares]
+            assert columns in (sorted(columns), sorted(columns, reverse=True))
+            view.append(1 + v)
+            mask.append(sum(1 << sq for sq in squares))
+            shift.append(56 + min(columns))
+    return (np.array(view, dtype=np.int64), np.array(mask, dtype=np.uint64),
+            np.array(shift, dtype=np.uint64))
+
+
 (_SQ, _LEN, _TABLE_OFF, _FIRST, _END, _WEIGHT_OFF, _CLASS, N_PATTERN_WEIGHTS) = _tables()
+_GATHER, _GATHER_MASK, _GATHER_SHIFT = _line_gathers()
 _N_FAMILIES = len(FAMILIES)
 #: Table entries, then the counts' weights (stage-major: ``N_PATTERN_WEIGHTS + 5 * stage + t``).
 N_FEATURES = N_PATTERN_WEIGHTS + N_STAGES * N_COUNTS
 MAX_ACTIVE = len(_LEN) + N_COUNTS
 _U1 = np.uint64(1)
 _POW3 = np.array([3 ** i for i in range(_MAX_SQUARES)], dtype=np.uint64)
+_TERNARY = np.array([sum(3 ** i for i in range(8) if b >> i & 1) for b in range(256)], dtype=np.uint64)
+_COLUMNS = np.uint64(0x0101010101010101)   # x & mask times this: the mask's columns in the top byte
 _NOT_A = np.uint64(0xFEFEFEFEFEFEFEFE)   # every square but the a-file
 _NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)   # every square but the h-file
 
 
 @njit(cache=True, inline="always")
-def _class(p, o, k):
+def _class(p, o, pt, ot, k):
     """The class (within its family) of instance ``k``'s configuration: its code
-    :math:`\\sum_i 3^i (p_i + 2 o_i)` over the reading order, then the family's table."""
-    code = np.uint64(0)
-    base = _u(_MAX_SQUARES * k)
-    for i in range(_LEN[_u(k)]):
-        bit = np.uint64(_SQ[base + _u(i)])
-        code += _POW3[_u(i)] * (((p >> bit) & _U1) + (((o >> bit) & _U1) << _U1))
+    :math:`\\sum_i 3^i (p_i + 2 o_i)` over the reading order, then the family's table. A line
+    is gathered into a byte by one multiplication (its squares, in distinct columns of the board
+    or of its reflection ``pt, ot``, land in the top byte without carries) and coded by a table;
+    the edge and the corner by a loop over their squares."""
+    g = _GATHER[_u(k)]
+    if g > 0:
+        m = _GATHER_MASK[_u(k)]
+        s = _GATHER_SHIFT[_u(k)]
+        x = p if g == 1 else pt
+        y = o if g == 1 else ot
+        code = _TERNARY[((x & m) * _COLUMNS) >> s] + (_TERNARY[((y & m) * _COLUMNS) >> s] << _U1)
+    else:
+        code = np.uint64(0)
+        base = _u(_MAX_SQUARES * k)
+        for i in range(_LEN[_u(k)]):
+            bit = np.uint64(_SQ[base + _u(i)])
+            code += _POW3[_u(i)] * (((p >> bit) & _U1) + (((o >> bit) & _U1) << _U1))
     return np.int64(_CLASS[_u(_TABLE_OFF[_u(k)]) + code])
 
 
 @njit(cache=True, inline="always")
-def _family_classes(p, o, f):
+def _family_classes(p, o, pt, ot, f):
     """The classes of family ``f``'s instances (four; -1 and -2 for the missing ones of a family
     of two)."""
     k = _FIRST[_u(f)]
-    c0 = _class(p, o, k)
-    c1 = _class(p, o, k + 1)
+    c0 = _class(p, o, pt, ot, k)
+    c1 = _class(p, o, pt, ot, k + 1)
     if _END[_u(f)] - k == 2:
         return c0, c1, np.int64(-1), np.int64(-2)
-    return c0, c1, _class(p, o, k + 2), _class(p, o, k + 3)
+    return c0, c1, _class(p, o, pt, ot, k + 2), _class(p, o, pt, ot, k + 3)
 
 
 @njit(cache=True, inline="always")
@@ -257,9 +301,10 @@ def _counts(p, o):
 def board_features(p, o, idx, val):
     """The sparse φ of the position ``(p, o)`` (``uint64`` bitboards, ``p`` to move) into
     ``idx`` (int32) and ``val`` (float64); returns the number of entries (module doc's order)."""
+    pt, ot = transform(FLIP_A1H8, p), transform(FLIP_A1H8, o)
     n = 0
     for f in range(_N_FAMILIES):
-        classes = _family_classes(p, o, f)
+        classes = _family_classes(p, o, pt, ot, f)
         multiplicities = _multiplicities(classes)
         for j in range(4):
             if multiplicities[j] > 0:
@@ -280,9 +325,10 @@ def board_features(p, o, idx, val):
 @kernel
 def board_evaluate(p, o, theta):
     """θ·φ of the position ``(p, o)``, added in :func:`board_features`' order."""
+    pt, ot = transform(FLIP_A1H8, p), transform(FLIP_A1H8, o)
     v = 0.0
     for f in range(_N_FAMILIES):
-        classes = _family_classes(p, o, f)
+        classes = _family_classes(p, o, pt, ot, f)
         multiplicities = _multiplicities(classes)
         for j in range(4):
             if multiplicities[j] > 0:
@@ -303,7 +349,13 @@ def initial_theta(weights=CLASSIC_WEIGHTS) -> np.ndarray:
     \\sum|w|` over the pattern's squares (σ = +1, −1, 0 for a disc of the side to move, of the
     other side, an empty square; ``m`` the square's number of instances), and θ·φ is the
     positional score :math:`\\sum_i w_i (p_i - o_i) / \\sum_i |w_i|` (to rounding). The other
-    tables and the counts' weights are 0."""
+    tables and the counts' weights are 0.
+
+    Raises
+    ------
+    ValueError
+        If ``weights`` are not 64 numbers equal on the eight images of every square.
+    """
     w = np.asarray(weights, dtype=np.float64)
     if w.shape != (64,) or any(w[_map(g, sq)] != w[sq] for g in range(8) for sq in range(64)):
         raise ValueError("square weights must be 64 numbers, the same on the eight images of "
