@@ -77,7 +77,7 @@ the bitboards and precomputed tables: a line's or a diagonal's code from its squ
 into a byte (one multiplication, on the board or its reflection in the a1-h8 diagonal) and a
 table of base-3 values, the edge's and the corner's by a loop over their squares, a class by
 one table look-up. About 0.4 µs a position where the 64 square weights take 0.03 µs; a
-depth-5 αβ search visits about a third as many nodes a second.
+depth-5 αβ search visits a quarter to a third as many nodes a second.
 
 No antisymmetry is imposed: a configuration and its colour-swapped image have weights of their
 own (the value of having the move in it; the 5×5 shogi chapter shows how an antisymmetric
