@@ -13,6 +13,16 @@ fix an argument or translate a code:
 * ``live_length``: the position's entries and the history up to the current ply
   (``HIST + 4·PLY + 3``: its hash, check flag and move slot).
 
+For searches: ``order_key`` is MVV-LVA on the captured and the moving piece types plus a
+promotion bonus; a move is quiet without capture and promotion; ``move_code`` is the move's
+low 11 bits (destination, origin, promotion: the captured piece follows from the position),
+``move_index`` its low 10 (a promotion shares the row of the same move without, as only quiet
+moves use it); ``history_key`` reads the key the history keeps for every ply;
+``repetition`` is :func:`repetition_verdict` (the rules' fourth occurrence, with cycles inside
+a search judged as completed); ``evaluate_kind`` is :func:`gamelib.evaluation.shogi.
+evaluate_kind` (0 material, 1 linear); ``pack_position`` puts the 25 squares, the hands and the
+side to move into three words.
+
 The evaluation is θ·φ(s) with the 15,773 features of :mod:`gamelib.evaluation.shogi`
 (``evaluate`` and ``features`` are that module's). Perft counts move sequences only (a position
 without moves is no leaf before the last ply), as the published minishogi numbers do.
@@ -25,6 +35,7 @@ from numba import njit
 
 from gamelib.evaluation import shogi as _ev
 from gamelib.minishogi import core as _core
+from gamelib.minishogi import rules as _rules
 from gamelib.minishogi.position import Position
 from gamelib.runtime.kernels import kernel
 from .protocol import DRAW, LOSS, ONGOING, WIN
@@ -32,13 +43,18 @@ from .protocol import DRAW, LOSS, ONGOING, WIN
 __all__ = ["start", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS", "PERFT_END_LEAF",
            "gen_moves", "count_moves", "gen_noisy", "make_move", "unmake_move", "outcome",
            "in_check", "side_to_move", "game_ply", "hash_key", "hash_from_scratch",
-           "live_length", "evaluate", "features"]
+           "live_length", "evaluate", "features", "has_moves", "order_key", "is_quiet",
+           "move_code", "move_index", "plies_made", "history_key", "repetition",
+           "repetition_verdict", "evaluate_kind", "pack_position", "MOVE_INDEX_SIZE",
+           "HAS_REPETITION"]
 
 MAX_MOVES = _core.MAX_MOVES
 N_FEATURES = _ev.N_FEATURES
 MAX_ACTIVE = _ev.MAX_ACTIVE
 PASS = -1
 PERFT_END_LEAF = 0
+MOVE_INDEX_SIZE = 1024
+HAS_REPETITION = 1
 
 count_moves = _core.count_legal_moves
 gen_noisy = _core.gen_captures
@@ -47,6 +63,8 @@ unmake_move = _core.unmake_move
 in_check = _core.in_check
 evaluate = _ev.evaluate
 features = _ev.features
+has_moves = _core.has_legal_move
+evaluate_kind = _ev.evaluate_kind
 
 _STM = _core.STM
 _PLY = _core.PLY
@@ -55,6 +73,14 @@ _MOVE_NUMBER = _core.MOVE_NUMBER
 _HIST = _core.HIST
 _HIST_STRIDE = _core.HIST_STRIDE
 _HAND = _core.HAND
+_REP_COUNT = _rules.REPETITION_COUNT
+_REP_LOSER = _rules.REPETITION_LOSER
+_PERPETUAL = _rules.PERPETUAL_CHECK_LOSES
+# MVV-LVA: value of a captured piece type, and of the capturing piece type (index: type 0..10)
+_VICTIM = np.array([0, 1, 5, 6, 8, 10, 0, 6, 6, 12, 14], dtype=np.int64)
+_ATTACKER = np.array([0, 1, 3, 4, 5, 6, 9, 4, 4, 7, 8], dtype=np.int64)
+_KEY_CAPTURE = 1 << 36
+_KEY_PROMOTION = 1 << 35
 
 
 def start(capacity: int = _core.DEFAULT_CAPACITY) -> np.ndarray:
@@ -72,13 +98,7 @@ def gen_moves(s, buf, start):
 @kernel
 def outcome(s, buf, start):
     """``game_result`` without a ply cap, from the side to move's view (see the module doc)."""
-    r = _core.game_result(s, buf, start, 0)
-    if r == _core.RESULT_NONE:
-        return ONGOING
-    if r == _core.RESULT_DRAW:
-        return DRAW
-    winner = 0 if r == _core.RESULT_SENTE_WINS else 1
-    return WIN if winner == s[_STM] else LOSS
+    return outcome_of_result(_core.game_result(s, buf, start, 0), s[_STM])
 
 
 @kernel(inline="always")
@@ -111,3 +131,118 @@ def hash_from_scratch(s):
 def live_length(s):
     """The position's entries and its history up to the current ply."""
     return _HIST + _HIST_STRIDE * s[_PLY] + 3
+
+
+@kernel
+def outcome_of_result(r, stm):
+    """A ``core.RESULT_*`` code as the protocol's result for side ``stm`` (:data:`ONGOING` for
+    ``RESULT_NONE``)."""
+    if r == _core.RESULT_NONE:
+        return ONGOING
+    if r == _core.RESULT_DRAW:
+        return DRAW
+    winner = 0 if r == _core.RESULT_SENTE_WINS else 1
+    return WIN if winner == stm else LOSS
+
+
+@kernel(inline="always")
+def order_key(s, m):
+    """MVV-LVA of a capture (``2**36 + 16·victim − attacker``), plus ``2**35`` for a
+    promotion; 0 for a quiet move."""
+    cap = (m >> 11) & 15
+    key = 0
+    if cap != 0:
+        key = _KEY_CAPTURE + 16 * _VICTIM[cap] - _ATTACKER[s[(m >> 5) & 31] & 15]
+    if (m >> 10) & 1:
+        key += _KEY_PROMOTION
+    return key
+
+
+@kernel(inline="always")
+def is_quiet(m):
+    """No capture (bits 11-14) and no promotion (bit 10)."""
+    return ((m >> 11) & 15) == 0 and ((m >> 10) & 1) == 0
+
+
+@kernel(inline="always")
+def move_code(m):
+    """Destination, origin and promotion: the low 11 bits."""
+    return m & 0x7FF
+
+
+@kernel(inline="always")
+def move_index(m):
+    """Destination and origin: the low 10 bits."""
+    return m & 0x3FF
+
+
+@kernel(inline="always")
+def plies_made(s):
+    """``s[PLY]``."""
+    return s[_PLY]
+
+
+@kernel(inline="always")
+def history_key(s, p):
+    """The key the history keeps for ply ``p``."""
+    return s[_HIST + _HIST_STRIDE * p]
+
+
+@kernel
+def repetition_verdict(s, root_ply):
+    """``core.RESULT_*`` of the repetition rule at the current position, with in-search cycles.
+
+    Walks back through the positions with the same side to move. The most recent earlier
+    occurrence at or after ``root_ply`` (a cycle inside the search) gives the rule's verdict
+    over that cycle; otherwise occurrences before the root count towards the exact rule (the
+    ``REPETITION_COUNT``-th occurrence ends the game). With ``root_ply > s[PLY]`` this is exactly
+    :func:`gamelib.minishogi.core.repetition_result`. Perpetual check: as the rules module.
+    """
+    p = s[_PLY]
+    if p < 4:
+        return _core.RESULT_NONE
+    h = s[_HIST + _HIST_STRIDE * p]
+    them = s[_HIST + _HIST_STRIDE * p + 1] != 0 and s[_HIST + _HIST_STRIDE * (p - 2) + 1] != 0
+    us = s[_HIST + _HIST_STRIDE * (p - 1) + 1] != 0 and s[_HIST + _HIST_STRIDE * (p - 3) + 1] != 0
+    cnt = 0
+    i = 4
+    while i <= p:
+        q = p - i
+        e = _HIST + _HIST_STRIDE * q
+        them = them and s[e + 1] != 0
+        if s[e] == h:
+            cnt += 1
+            if q >= root_ply or cnt + 1 == _REP_COUNT:
+                stm = s[_STM]
+                if _PERPETUAL and (them or us):
+                    if them and us:
+                        return _core.RESULT_DRAW
+                    loser = 1 - stm if them else stm
+                else:
+                    loser = _REP_LOSER
+                return _core.RESULT_GOTE_WINS if loser == 0 else _core.RESULT_SENTE_WINS
+        if q >= 1:
+            us = us and s[e - _HIST_STRIDE + 1] != 0
+        i += 2
+    return _core.RESULT_NONE
+
+
+@kernel
+def repetition(s, root_ply):
+    """:func:`repetition_verdict` from the side to move's view."""
+    return outcome_of_result(repetition_verdict(s, root_ply), s[_STM])
+
+
+@kernel(inline="always")
+def pack_position(s, gen):
+    """The 25 squares (5 bits each), the 10 hand counts (2 bits), the side to move and ``gen``
+    in three words."""
+    a = 0
+    b = 0
+    for i in range(12):
+        a |= s[i] << (5 * i)
+        b |= s[12 + i] << (5 * i)
+    c = s[24] | (s[_STM] << 5) | (gen << 26)
+    for i in range(10):
+        c |= s[_HAND + i] << (6 + 2 * i)
+    return a, b, c

@@ -32,6 +32,11 @@ asked, so ``hash_key`` and ``hash_from_scratch`` are one function.
 The linear evaluation is that of :mod:`gamelib.games.othello_features` (Logistello's pattern
 tables, mobility, potential mobility and parity) on the current pair. Perft
 counts a finished game as one leaf at any remaining depth, as the published Othello numbers do.
+
+For searches: no move is noisy (``order_key`` 0) and every move is quiet; a move's code and
+its history row are the square (64 the pass); there is no repetition (``HAS_REPETITION`` 0,
+``repetition`` always ONGOING); the only evaluation kind is the linear one; a position packs
+into its two bitboards and the colour to move.
 """
 
 from __future__ import annotations
@@ -51,13 +56,17 @@ from .protocol import DRAW, LOSS, ONGOING, WIN
 __all__ = ["start", "new_state", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS",
            "PERFT_END_LEAF", "gen_moves", "count_moves", "gen_noisy", "make_move", "unmake_move",
            "outcome", "in_check", "side_to_move", "game_ply", "hash_key", "hash_from_scratch",
-           "live_length", "evaluate", "features"]
+           "live_length", "evaluate", "features", "has_moves", "order_key", "is_quiet",
+           "move_code", "move_index", "plies_made", "history_key", "repetition", "evaluate_kind",
+           "pack_position", "MOVE_INDEX_SIZE", "HAS_REPETITION"]
 
 MAX_MOVES = 64
 N_FEATURES = _features.N_FEATURES
 MAX_ACTIVE = _features.MAX_ACTIVE
 PASS = 64
 PERFT_END_LEAF = 1
+MOVE_INDEX_SIZE = 65
+HAS_REPETITION = 0
 
 _PLY, _SIDE, _START = 0, 1, 2
 _HIST = 4
@@ -180,12 +189,21 @@ def game_ply(s):
 
 
 @kernel(inline="always")
-def hash_key(s):
-    """The pair hash of the black and white bitboards, and the colour to move."""
-    p, o = _pair(s)
-    if (s[_SIDE] + s[_PLY]) & 1 == 0:
+def history_key(s, k):
+    """The key of the pair after ``k`` plies: the pair hash of the black and white bitboards,
+    and the colour to move."""
+    top = _u(_HIST + 2 * k)
+    p = np.uint64(s[top])
+    o = np.uint64(s[top + _U1])
+    if (s[_SIDE] + k) & 1 == 0:
         return np.int64(_pair_hash(p, o))
     return np.int64(_pair_hash(o, p) ^ _WHITE_KEY)
+
+
+@kernel(inline="always")
+def hash_key(s):
+    """:func:`history_key` of the current pair."""
+    return history_key(s, s[_PLY])
 
 
 hash_from_scratch = hash_key
@@ -209,3 +227,59 @@ def features(s, idx, val):
     """:func:`gamelib.games.othello_features.board_features` of the current pair."""
     p, o = _pair(s)
     return _features.board_features(p, o, idx, val)
+
+
+@kernel(inline="always")
+def has_moves(s, buf, start):
+    """A square to play or a forced pass."""
+    p, o = _pair(s)
+    return _core.move_mask(p, o) != _U0 or _core.move_mask(o, p) != _U0
+
+
+@kernel(inline="always")
+def order_key(s, m):
+    """No move of Othello is noisy."""
+    return 0
+
+
+@kernel(inline="always")
+def is_quiet(m):
+    """Every move of Othello is quiet."""
+    return True
+
+
+@kernel(inline="always")
+def move_code(m):
+    """The square (64 the pass)."""
+    return m
+
+
+@kernel(inline="always")
+def move_index(m):
+    """The square (64 the pass)."""
+    return m
+
+
+@kernel(inline="always")
+def plies_made(s):
+    """``s[0]``."""
+    return s[_PLY]
+
+
+@kernel(inline="always")
+def repetition(s, root_ply):
+    """Othello has no repetition rule."""
+    return ONGOING
+
+
+@kernel(inline="always")
+def evaluate_kind(s, theta, kind):
+    """The linear evaluation (Othello's only kind)."""
+    return evaluate(s, theta)
+
+
+@kernel(inline="always")
+def pack_position(s, gen):
+    """The two bitboards, and the colour to move with ``gen``."""
+    top = _u(_HIST + 2 * s[_PLY])
+    return s[top], s[top + _U1], ((s[_SIDE] + s[_PLY]) & 1) | (gen << 1)

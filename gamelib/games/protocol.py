@@ -18,7 +18,8 @@ is a non-negative integer, stored as ``int32`` in move buffers; a game whose rul
 generates the pass as an ordinary move (its code is the constant ``PASS``).
 
 Results are from the view of the side to move: :data:`WIN` = 1, :data:`DRAW` = 0,
-:data:`LOSS` = -1, and :data:`ONGOING` = 2 while the game goes on.
+:data:`LOSS` = -1, and :data:`ONGOING` = 2 while the game goes on. :data:`EVAL_LINEAR` = 1 is
+the kind of ``evaluate_kind`` that is the linear evaluation.
 
 Kernels (all ``@njit``; ``buf`` an ``int32`` buffer, ``start`` the index where a kernel may
 write, ``MAX_MOVES`` entries from it):
@@ -53,7 +54,46 @@ write, ``MAX_MOVES`` entries from it):
                                     rounding
 ==================================  =========================================================
 
+Kernels for searches (:mod:`gamelib.algorithms.alphabeta`):
+
+======================================  =====================================================
+``has_moves(s, buf, start) -> bool``    ``gen_moves`` would return ``n > 0`` (may stop at the
+                                        first move found; ``buf[start:]`` is scratch)
+``order_key(s, m) -> int``              the move-ordering key of a noisy move (captures by
+                                        MVV-LVA, promotions) in ``[2**35, 2**40)`` (above a
+                                        search's killer and history keys, below its table
+                                        move's), 0 for a quiet move
+``is_quiet(m) -> bool``                 a move the killer and history heuristics may learn
+                                        (no capture, no promotion; every move of Othello)
+``move_code(m) -> int``                 ``m`` among the moves of its position, in
+                                        ``[0, 2**16)`` (a transposition table stores it; a
+                                        search only matches it against the moves it
+                                        generates, so a key collision cannot play an
+                                        illegal move)
+``move_index(m) -> int``                ``m``'s row of the history table, in
+                                        ``[0, MOVE_INDEX_SIZE)`` (moves may share a row)
+``plies_made(s) -> int``                the plies made since the state was made (the length
+                                        of its history)
+``history_key(s, p) -> int``            ``hash_key`` of the position after ``p`` of those
+                                        plies (``0 <= p <= plies_made(s)``)
+``repetition(s, root_ply) -> r``        :data:`ONGOING`, or the result (side to move's view)
+                                        by which a repetition ends the game here; a cycle
+                                        whose earlier position was reached at or after ply
+                                        ``root_ply`` of the history (inside a search) counts
+                                        as the repetition completed; always ONGOING in a
+                                        game without repetition rules
+``evaluate_kind(s, theta, kind) -> v``  the game's evaluation of kind ``kind``: ``EVAL_LINEAR``
+                                        (1) is ``evaluate``; a game may define other kinds
+                                        (5×5 shogi: 0, material only)
+``pack_position(s, gen) -> (a, b, c)``  three ``int64`` words, equal for two states exactly
+                                        when their positions (what the evaluation reads) and
+                                        the integer ``gen`` (< 2**37) are equal: the key of
+                                        an evaluation cache
+======================================  =====================================================
+
 Constants: ``MAX_MOVES`` (a bound on ``n`` above: the buffer's stride per ply),
+``MOVE_INDEX_SIZE`` (the rows of the history table, at most 1,024), ``HAS_REPETITION`` (1 if
+the rules end a game by repetition: searches then keep a count of the keys on their path),
 ``N_FEATURES`` (the length of θ), ``MAX_ACTIVE`` (a bound on the ``n`` of ``features``),
 ``PASS`` (the pass move's code, -1 in a game without passes) and ``PERFT_END_LEAF`` (what a
 position without moves counts at any remaining depth in the game's published perft: 1 in
@@ -77,6 +117,7 @@ __all__ = [
     "DRAW",
     "LOSS",
     "ONGOING",
+    "EVAL_LINEAR",
     "KERNELS",
     "CONSTANTS",
     "ProtocolError",
@@ -96,17 +137,30 @@ __all__ = [
     "live_length",
     "evaluate",
     "features",
+    "has_moves",
+    "order_key",
+    "is_quiet",
+    "move_code",
+    "move_index",
+    "plies_made",
+    "history_key",
+    "repetition",
+    "evaluate_kind",
+    "pack_position",
     "MAX_MOVES",
     "N_FEATURES",
     "MAX_ACTIVE",
     "PASS",
     "PERFT_END_LEAF",
+    "MOVE_INDEX_SIZE",
+    "HAS_REPETITION",
 ]
 
 WIN = 1
 DRAW = 0
 LOSS = -1
 ONGOING = 2
+EVAL_LINEAR = 1
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -166,20 +220,47 @@ evaluate = _stub("evaluate", "evaluate(s, theta) -> float",
 features = _stub("features", "features(s, idx, val) -> n",
                  "the sparse φ(s): distinct indices into ``idx``, non-zero values into ``val``.")
 
+has_moves = _stub("has_moves", "has_moves(s, buf, start) -> bool",
+                  "the side to move has a legal move (``buf[start:]`` is scratch).")
+order_key = _stub("order_key", "order_key(s, m) -> int",
+                  "ordering key of a noisy move in [2**35, 2**40) (MVV-LVA), 0 for a quiet one.")
+is_quiet = _stub("is_quiet", "is_quiet(m) -> bool",
+                 "a move the killer and history heuristics may learn (no capture or promotion).")
+move_code = _stub("move_code", "move_code(m) -> int",
+                  "``m`` among the moves of its position, in [0, 2**16) (a table's move).")
+move_index = _stub("move_index", "move_index(m) -> int",
+                   "``m``'s row of the history table, in [0, MOVE_INDEX_SIZE).")
+plies_made = _stub("plies_made", "plies_made(s) -> int",
+                   "the plies made since the state was made.")
+history_key = _stub("history_key", "history_key(s, p) -> int",
+                    "``hash_key`` of the position after ``p`` of the plies made.")
+repetition = _stub("repetition", "repetition(s, root_ply) -> r",
+                   "ONGOING, or the result by which a repetition ends the game (cycles inside "
+                   "the search, from ply ``root_ply`` on, count as completed).")
+evaluate_kind = _stub("evaluate_kind", "evaluate_kind(s, theta, kind) -> float",
+                      "the evaluation of kind ``kind`` (EVAL_LINEAR = 1: ``evaluate``).")
+pack_position = _stub("pack_position", "pack_position(s, gen) -> (a, b, c)",
+                      "three int64 words equal exactly for equal positions and ``gen``.")
+
 #: The kernels a game defines (numba dispatchers), in the order of the module doc's table.
 KERNELS = ("gen_moves", "count_moves", "gen_noisy", "make_move", "unmake_move", "outcome",
            "in_check", "side_to_move", "game_ply", "hash_key", "hash_from_scratch",
-           "live_length", "evaluate", "features")
+           "live_length", "evaluate", "features", "has_moves", "order_key", "is_quiet",
+           "move_code", "move_index", "plies_made", "history_key", "repetition", "evaluate_kind",
+           "pack_position")
 
 MAX_MOVES = _Unbound("MAX_MOVES")
 N_FEATURES = _Unbound("N_FEATURES")
 MAX_ACTIVE = _Unbound("MAX_ACTIVE")
 PASS = _Unbound("PASS")
 PERFT_END_LEAF = _Unbound("PERFT_END_LEAF")
+MOVE_INDEX_SIZE = _Unbound("MOVE_INDEX_SIZE")
+HAS_REPETITION = _Unbound("HAS_REPETITION")
 
 #: The constants a game defines: name -> (smallest value, largest value).
 CONSTANTS = {"MAX_MOVES": (1, 2**16), "N_FEATURES": (1, 2**31 - 1), "MAX_ACTIVE": (1, 2**31 - 1),
-             "PASS": (-1, 2**31 - 1), "PERFT_END_LEAF": (0, 1)}
+             "PASS": (-1, 2**31 - 1), "PERFT_END_LEAF": (0, 1), "MOVE_INDEX_SIZE": (1, 1024),
+             "HAS_REPETITION": (0, 1)}
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,26 +1,24 @@
-"""Iterative-deepening search under a node budget: the engine's move choice.
+"""Iterative-deepening search under a node budget: the 5×5 shogi engine's move choice.
 
-:func:`search` validates its input, copies the state into a buffer with room for the search,
-clears the transposition table and deepens one iteration at a time with
-:func:`gamelib.search.core.root_iteration` (fail-soft PVS with quiescence, see
-:mod:`gamelib.search.core`). The same position, parameters, budget and seed give the same
-result on any machine: the node budget, not the clock, stops the search, and nothing is kept
-between calls. A :class:`StopSignal` lets another thread end a search early (the USI engine's
+:func:`search` validates its input, copies the state into a buffer with room for the search
+and hands it to :func:`gamelib.algorithms.deepening.deepen` (fail-soft PVS with quiescence, see
+:mod:`gamelib.algorithms.alphabeta`), which deepens one iteration at a time. The same
+position, parameters, budget and seed give the same result on any machine: the node budget,
+not the clock, stops the search, and nothing is kept between calls. A :class:`StopSignal` lets another thread end a search early (the USI engine's
 ``stop`` and time limits); ``on_iteration`` reports each finished iteration.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 
+from gamelib.algorithms import deepening
+from gamelib.algorithms.deepening import StopSignal, mate_plies
 from gamelib.evaluation import shogi as ev
 from gamelib.minishogi import core as mc
 from gamelib.minishogi.notation import format_usi
-from gamelib.runtime.checks import check_integer
 
 from . import core as sc
 from .state import as_search_state, check_eval_args, thread_workspace
@@ -31,51 +29,10 @@ __all__ = ["SearchResult", "StopSignal", "search", "DEFAULT_TT_BITS", "mate_plie
 DEFAULT_TT_BITS = 16
 
 
-def mate_plies(score: float) -> int | None:
-    """Plies to the forced game end a score announces (> 0 a win, < 0 a loss), else None."""
-    if abs(score) <= sc.MATE_BOUND:
-        return None
-    plies = int(round(sc.MATE - abs(score)))
-    return plies if score > 0 else -plies
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """Result of :func:`search`.
-
-    Attributes
-    ----------
-    move : int
-        Best move (engine integer move), -1 if the side to move has no legal move.
-    score : float
-        Its value from the side to move's view (evaluation units, a pawn = 0.02); beyond
-        ±``MATE_BOUND`` a forced game end (:func:`mate_plies`).
-    pv : int32 array
-        The principal variation from ``move`` on; playing it reaches the principal leaf.
-    depth : int
-        Last completed iteration (full-width plies; 0 if none completed).
-    nodes : int
-        Positions visited, quiescence included (never more than the budget).
-    partial : bool
-        The result comes from the unfinished iteration ``depth + 1`` (its first root move, the
-        previous best, was finished and ``move`` is the best of the finished root moves).
-    leaf_kind : int
-        How the PV ends (``LEAF_STATIC``, ``LEAF_MATED``, ``LEAF_REPETITION``, ``LEAF_CAP``).
-    seldepth : int
-        Deepest ply reached (quiescence included).
-    n_legal : int
-        Number of legal root moves.
-    """
-
-    move: int
-    score: float
-    pv: np.ndarray = field(repr=False)
-    depth: int
-    nodes: int
-    partial: bool = False
-    leaf_kind: int = sc.LEAF_STATIC
-    seldepth: int = 0
-    n_legal: int = 0
+class SearchResult(deepening.SearchResult):
+    """Result of :func:`search`: :class:`gamelib.algorithms.deepening.SearchResult` (``move``
+    an engine integer move, scores in the evaluation's units, a pawn = 0.02) with the moves in
+    USI notation."""
 
     @property
     def usi(self) -> str | None:
@@ -86,54 +43,6 @@ class SearchResult:
     def pv_usi(self) -> list[str]:
         """The PV in USI notation."""
         return [format_usi(int(m)) for m in self.pv]
-
-    @property
-    def mate(self) -> int | None:
-        """Plies to a forced game end (> 0: the side to move wins), or None."""
-        return mate_plies(self.score)
-
-
-class StopSignal:
-    """Ends a running :func:`search` from another thread (the search releases the GIL).
-
-    ``stop()`` makes the search return as if its node budget had run out (the result of the
-    finished iterations, or of the unfinished one's finished root moves). A signal stopped
-    before the search starts stops it at once; use a new signal per search.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._ctl = None
-        self.stopped = False
-
-    def stop(self) -> None:
-        with self._lock:
-            self.stopped = True
-            if self._ctl is not None:
-                self._ctl[sc.C_BUDGET] = 0
-
-    def _attach(self, ctl) -> None:
-        with self._lock:
-            self._ctl = ctl
-            if self.stopped:
-                ctl[sc.C_BUDGET] = 0
-
-    def _detach(self) -> None:
-        with self._lock:
-            self._ctl = None
-
-
-def _check_workspace(ws):
-    ref = sc.new_workspace(0)
-    if not isinstance(ws, tuple) or len(ws) != len(ref):
-        raise ValueError("workspace must be the tuple of arrays made by gamelib.search.core.new_workspace")
-    for k, (a, b) in enumerate(zip(ws, ref)):
-        ok = isinstance(a, np.ndarray) and a.dtype == b.dtype and a.flags.c_contiguous and a.ndim == b.ndim
-        if not ok or (k != 4 and k != 5 and a.shape != b.shape) or (k == 4 and (a.shape[1] != 2 or a.shape[0] & (a.shape[0] - 1))):
-            raise ValueError(f"workspace array {k} does not match gamelib.search.core.new_workspace's")
-    if ws[5].shape[0] != ws[4].shape[0]:
-        raise ValueError("workspace table arrays differ in size")
-    return ws
 
 
 def search(
@@ -200,68 +109,15 @@ def search(
         the first root move in move order with the root's static evaluation and ``depth = 0``.
         A forced game end found within the full-width plies ends the deepening early.
     """
-    max_depth = check_integer("max_depth", max_depth, 1)
-    node_budget = check_integer("node_budget", node_budget, 1)
-    qdepth = check_integer("qdepth", qdepth, 0)
-    max_plies = check_integer("max_plies", max_plies, 0)
-    tt_bits = check_integer("tt_bits", tt_bits, 0)
-    if tt_bits > 30:
-        raise ValueError(f"tt_bits must be at most 30, got {tt_bits}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an integer, got {seed!r}")
-    noise_std = float(noise_std)
-    if not np.isfinite(noise_std) or noise_std < 0:
-        raise ValueError(f"noise_std must be a finite number >= 0, got {noise_std!r}")
+    max_depth, node_budget, qdepth, max_plies, tt_bits, seed64, noise_std = deepening.check_settings(
+        max_depth, node_budget, qdepth, max_plies, tt_bits, seed, noise_std)
     theta, kind = check_eval_args(theta, kind)
     if kind == ev.EVAL_LINEAR:   # θ with its pair table (a faster evaluation, the same values)
         theta = ev.prepare(theta)
-    max_depth = min(max_depth, sc.MAX_PLY - 1)
     st = as_search_state(s, sc.MAX_PLY + 2)
-    mv, ordk, pv, ctl, tt, tts, ec, ecv = thread_workspace(tt_bits) if workspace is None else _check_workspace(workspace)
-    seed64 = np.int64(np.uint64(int(seed) & 0xFFFFFFFFFFFFFFFF).view(np.int64))
-    sc.setup(st, ctl, tt, min(node_budget, 1 << 62), qdepth, kind, use_tt, killers, history, seed64, max_plies)
-    root_moves = np.zeros(mc.MAX_MOVES, dtype=np.int32)
-    n = sc.root_prepare(st, mv, ordk, ctl, root_moves)
-    if n == 0:
-        return SearchResult(-1, -sc.MATE, np.zeros(0, dtype=np.int32), 0, int(ctl[sc.C_NODES]), False, sc.LEAF_MATED, 0, 0)
-    noise = np.float64(noise_std)
-    pv_out = np.zeros(sc.MAX_PLY + 2, dtype=np.int32)
-    info = np.zeros(4, dtype=np.int64)
-
-    def result(move, score, pv_len, depth, partial, leaf_kind):
-        return SearchResult(
-            move=int(move),
-            score=float(score),
-            pv=pv_out[:pv_len].copy(),
-            depth=depth,
-            nodes=int(ctl[sc.C_NODES]),
-            partial=partial,
-            leaf_kind=int(leaf_kind),
-            seldepth=int(ctl[sc.C_SELDEPTH]),
-            n_legal=int(n),
-        )
-
-    pv_out[0] = root_moves[0]
-    best = result(root_moves[0], sc.static_eval(st, theta, ctl, noise), 1, 0, False, sc.LEAF_STATIC)
-    if stop is not None:
-        stop._attach(ctl)
-    try:
-        for depth in range(1, max_depth + 1):
-            score = sc.root_iteration(st, theta, mv, ordk, pv, ctl, tt, tts, ec, ecv, noise, np.int64(depth), root_moves, np.int64(n), pv_out, info)
-            if info[2] == 0:
-                break  # stopped before the first root move finished
-            aborted = ctl[sc.C_ABORT] != 0
-            best = result(info[0], score, info[1], depth - 1 if aborted else depth, aborted, info[3])
-            if aborted:
-                break
-            if on_iteration is not None:
-                on_iteration(best)
-            if abs(score) > sc.MATE_BOUND and sc.MATE - abs(score) <= depth:
-                break  # a forced game end within the full-width plies: deeper cannot change it
-    finally:
-        if stop is not None:
-            stop._detach()
-    return best
+    ws = thread_workspace(tt_bits) if workspace is None else deepening.check_workspace(sc.GAME, workspace)
+    return deepening.deepen(sc.GAME, st, theta, kind, max_depth, node_budget, qdepth, noise_std, seed64,
+                            max_plies, use_tt, killers, history, ws, stop, on_iteration, SearchResult)
 
 
 def principal_leaf(s, result: SearchResult) -> np.ndarray:

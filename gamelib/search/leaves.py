@@ -39,6 +39,7 @@ from numba import njit
 from gamelib.evaluation.shogi import (EVAL_LINEAR, MAX_ACTIVE, N_FEATURES,
                                       evaluate_and_features_unsorted, evaluate_kind, features,
                                       features_unsorted)
+from gamelib.games.protocol import ONGOING
 from gamelib.minishogi import core as mc
 from gamelib.runtime.kernels import kernel
 
@@ -294,14 +295,14 @@ def _child_end(s, mv, ctl):
     (``search_repetition``, ``at_game_cap``, ``in_check``) in its order."""
     base = mc.MAX_MOVES
     r = sc.search_repetition(s, ctl)
-    if r != mc.RESULT_NONE:
-        return sc._result_score(r, s[mc.STM], 1), sc.LEAF_REPETITION
+    if r != ONGOING:
+        return sc.result_score(r, 1), sc.LEAF_REPETITION
     if sc.at_game_cap(s, ctl):
         if not mc.has_legal_move(s, mv, base):
-            return -(sc.MATE - 1.0), sc.LEAF_MATED
+            return sc.end_score(s, mv, base, 1), sc.LEAF_MATED
         return 0.0, sc.LEAF_CAP
     if sc.in_check(s) and not mc.has_legal_move(s, mv, base):
-        return -(sc.MATE - 1.0), sc.LEAF_MATED
+        return sc.end_score(s, mv, base, 1), sc.LEAF_MATED
     return 0.0, sc.LEAF_STATIC
 
 
@@ -333,11 +334,11 @@ def child_scores_into(s, theta, kind, max_plies, ws, out):
     for k in range(n):
         m = mv[k]
         moves[k] = m
-        sc._make(s, ctl, np.int64(m))
+        sc.make(s, ctl, np.int64(m))
         v, end = _child_end(s, mv, ctl)
         if end == sc.LEAF_STATIC:
             v = evaluate_kind(s, theta, kind)
-        sc._unmake(s, ctl)
+        sc.unmake(s, ctl)
         scores[k] = -v
         leaf_kind[k] = end
         lines[k, 0] = 0
@@ -364,9 +365,9 @@ def child_leaves_into(s, theta, max_plies, ws, out):
     for k in range(n):
         m = mv[k]
         moves[k] = m
-        sc._make(s, ctl, np.int64(m))
+        sc.make(s, ctl, np.int64(m))
         v, kind, nf = _child_leaf(s, theta, mv, ctl, idx, val, ptr[k], pos)
-        sc._unmake(s, ctl)
+        sc.unmake(s, ctl)
         scores[k] = -v
         leaf_kind[k] = kind
         lines[k, 0] = 0

@@ -28,7 +28,8 @@ from gamelib.games import othello as gos
 from gamelib.games import registry
 from gamelib.games.perft import perft
 from gamelib.games.playout import random_playout
-from gamelib.games.protocol import CONSTANTS, DRAW, KERNELS, LOSS, ONGOING, WIN, game_from_module
+from gamelib.games.protocol import (CONSTANTS, DRAW, EVAL_LINEAR, KERNELS, LOSS, ONGOING, WIN,
+                                    game_from_module)
 
 GAMES = registry.names()
 #: Playouts per game: (seeds, maximum plies, every how many plies a position is checked).
@@ -145,6 +146,51 @@ def check_features(game, oracle, sample, rng):
         assert own is None or own == value, f"{game.name}: own evaluation {own} != {value}"
 
 
+def check_search_kernels(game, oracle, sample, rng):
+    """The kernels of searches: ``has_moves`` is ``gen_moves``'s n > 0; a move's ``order_key``
+    is 0 exactly for the quiet moves and in [2**35, 2**40) otherwise, every noisy move is not
+    quiet; ``move_code`` tells the moves of a position apart within [0, 2**16) and
+    ``move_index`` lies in [0, MOVE_INDEX_SIZE); ``history_key(s, p)`` is the key after ``p``
+    plies and ``plies_made`` counts them; ``repetition`` of a position before the search
+    (``root_ply`` past the history) is the rules' outcome wherever a move is left (the only
+    other way a game ends), and never ends a game without ``HAS_REPETITION``;
+    ``evaluate_kind(EVAL_LINEAR)`` is ``evaluate``; ``pack_position`` is equal exactly for equal
+    positions (keys from scratch) and generations."""
+    theta = oracle.theta(rng)
+    packs = {}
+    for s, history in sample:
+        moves, buf = _moves(game, s)
+        assert bool(game.has_moves(s, buf, 0)) == (len(moves) > 0), f"{game.name}: has_moves"
+        n = int(game.gen_noisy(s, buf, 0))
+        noisy = {int(m) for m in buf[:n]}
+        codes = set()
+        for m in moves:
+            key, quiet = int(game.order_key(s, m)), bool(game.is_quiet(m))
+            assert (key == 0) == quiet and (key == 0 or 2**35 <= key < 2**40), f"{game.name}: order_key of {m}"
+            assert m not in noisy or not quiet, f"{game.name}: a noisy move is quiet"
+            codes.add(int(game.move_code(m)))
+            assert 0 <= int(game.move_index(m)) < game.MOVE_INDEX_SIZE, f"{game.name}: move_index"
+        assert len(codes) == len(moves) and all(0 <= c < 2**16 for c in codes), f"{game.name}: move_code"
+        r = int(game.outcome(s, buf, 0))
+        rep = int(game.repetition(s, int(game.plies_made(s)) + 1))
+        assert rep == (r if moves and game.HAS_REPETITION else ONGOING), f"{game.name}: repetition"
+        assert float(game.evaluate_kind(s, theta, EVAL_LINEAR)) == float(game.evaluate(s, theta)), \
+            f"{game.name}: evaluate_kind"
+        words = tuple(int(w) for w in game.pack_position(s, 3))
+        key = int(game.hash_from_scratch(s))
+        assert packs.setdefault(key, words) == words, f"{game.name}: pack_position of one position"
+        assert tuple(int(w) for w in game.pack_position(s, 4)) != words, f"{game.name}: pack_position's generation"
+    assert len(set(packs.values())) == len(packs), f"{game.name}: pack_position of two positions"
+    for moves in _histories(sample)[:3]:
+        s = game.start(len(moves) + 8)
+        keys = [int(game.hash_key(s))]
+        for m in moves:
+            game.make_move(s, m)
+            keys.append(int(game.hash_key(s)))
+        assert int(game.plies_made(s)) == len(moves), f"{game.name}: plies_made"
+        assert [int(game.history_key(s, p)) for p in range(len(moves) + 1)] == keys, f"{game.name}: history_key"
+
+
 def check_perft_start(game, oracle, deepest):
     """The generic perft of the start position gives the published numbers."""
     s = game.start(64)
@@ -195,6 +241,11 @@ def test_make_unmake_round_trips_and_keys(name, samples, oracles):
 @pytest.mark.parametrize("name", GAMES)
 def test_features_reproduce_the_evaluation(name, samples, oracles):
     check_features(registry.get(name), oracles[name], samples[name], np.random.default_rng(7))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_search_kernels(name, samples, oracles):
+    check_search_kernels(registry.get(name), oracles[name], samples[name], np.random.default_rng(11))
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -297,6 +348,27 @@ def _one_more_leaf(s, buf, start):
     return gms.count_moves(s, buf, start) + (1 if gms.in_check(s) else 0)
 
 
+@njit
+def _quiet_captures(m):
+    return True
+
+
+@njit
+def _code_of_square_row(m):
+    return m & 7   # the file only: moves of one file share it
+
+
+@njit
+def _history_key_one_behind(s, p):
+    return gos.history_key(s, p - 1 if p > 0 else 0)
+
+
+@njit
+def _pack_without_generation(s, gen):
+    a, b, c = gos.pack_position(s, gen)
+    return a, b, c & 1
+
+
 #: case -> (game, what is replaced, the check that must fail, the start of its message).
 BROKEN = {
     "othello gen_moves drops a move": (
@@ -317,6 +389,13 @@ BROKEN = {
     "minishogi gen_noisy adds an illegal move": (
         "minishogi", {"gen_noisy": _illegal_noisy}, check_moves, "a noisy move is not legal"),
     "minishogi in_check never": ("minishogi", {"in_check": _never_in_check}, check_outcome, "in_check"),
+    "minishogi captures quiet": ("minishogi", {"is_quiet": _quiet_captures}, check_search_kernels, "order_key"),
+    "othello move_code of the file": (
+        "othello", {"move_code": _code_of_square_row}, check_search_kernels, "move_code"),
+    "othello history_key one ply behind": (
+        "othello", {"history_key": _history_key_one_behind}, check_search_kernels, "history_key"),
+    "othello pack_position without the generation": (
+        "othello", {"pack_position": _pack_without_generation}, check_search_kernels, "pack_position's generation"),
     "minishogi count_moves counts evasions wrong": (
         "minishogi", {"count_moves": _one_more_leaf}, check_perft_positions, r"perft\(2\)"),
 }
@@ -328,7 +407,7 @@ def test_a_broken_adapter_fails_its_check(case, samples, oracles):
     game, oracle = broken(name, **replace), oracles[name]
     sample = positions(game, _histories(samples[name]), 4)
     with pytest.raises(AssertionError, match=f"{name}_broken: {message}"):
-        if check is check_features:
+        if check is check_features or check is check_search_kernels:
             check(game, oracle, sample, np.random.default_rng(7))
         elif check is check_perft_start:
             check(game, oracle, deepest=10)

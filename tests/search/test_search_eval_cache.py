@@ -22,9 +22,9 @@ def _walk(s, theta, ctl, ec, ecv, noise, moves, out):
     """Play ``moves`` from ``s``; before each move and at the end, the cached and the direct
     static evaluation (twice the cached one: a miss, then a hit) into ``out[:, 0:3]``."""
     for i in range(moves.shape[0] + 1):
-        out[i, 0] = sc._cached_static(s, theta, ctl, ec, ecv, noise)
-        out[i, 1] = sc._cached_static(s, theta, ctl, ec, ecv, noise)
-        out[i, 2] = sc._static(s, theta, ctl, noise)
+        out[i, 0] = sc.cached_static(s, theta, ctl, ec, ecv, noise)
+        out[i, 1] = sc.cached_static(s, theta, ctl, ec, ecv, noise)
+        out[i, 2] = sc.noisy_static(s, theta, ctl, noise)
         if i < moves.shape[0]:
             mc.make_move(s, np.int64(moves[i]))
 
