@@ -56,9 +56,11 @@ Counts, per game stage
 With ``n`` = discs on the board, the stage is :math:`\\min(3, \\lfloor (n - 4) / 15 \\rfloor)`
 (4 stages) and the five counts are
 
-1. the side to move's mobility, its legal moves, and 2. the other side's (Rosenbloom 1982);
-3. the side to move's potential mobility, the empty squares next to an opponent's disc, and
-   4. the other side's, the empty squares next to one of ours (Rosenbloom 1982);
+1. the side to move's mobility, its legal moves (Rosenbloom 1982);
+2. the other side's mobility;
+3. the side to move's potential mobility, the empty squares next to an opponent's disc
+   (Rosenbloom 1982);
+4. the other side's potential mobility, the empty squares next to one of ours;
 5. parity: +1 when the number of empty squares is odd (the side to move plays last if nobody
    passes), −1 when it is even (Lee & Mahajan 1990; Buro 1997).
 

@@ -24,35 +24,35 @@ the kind of ``evaluate_kind`` that is the linear evaluation.
 Kernels (all ``@njit``; ``buf`` an ``int32`` buffer, ``start`` the index where a kernel may
 write, ``MAX_MOVES`` entries from it):
 
-==================================  =========================================================
-``gen_moves(s, buf, start) -> n``   the legal moves into ``buf[start:start + n]``, no move
-                                    twice; the pass when the rules force one; 0 when the side
-                                    to move has no legal move and no pass
-``count_moves(s, buf, start) -> n`` the ``n`` of ``gen_moves`` (bulk counting; ``buf`` is
-                                    scratch)
-``gen_noisy(s, buf, start) -> n``   the legal moves quiescence searches (captures in shogi; a
-                                    game without such moves returns 0)
-``make_move(s, m)``                 play legal move ``m`` (as generated for ``s``) in place;
-                                    the other side moves next (negamax relies on it)
-``unmake_move(s)``                  take back the last move: ``s[:live_length(s)]`` and the
-                                    hash exactly as before it
-``outcome(s, buf, start) -> r``     :data:`ONGOING`, or the result by the rules (:data:`WIN`,
-                                    :data:`DRAW`, :data:`LOSS` for the side to move)
-``in_check(s) -> bool``             the side to move may not stand pat in quiescence (in check;
-                                    False in a game without checks)
-``side_to_move(s) -> int``          0 for the side that moved first in the game, 1 the other
-``game_ply(s) -> int``              plies played in the game (a ply cap is the algorithms'
-                                    convention, not the rules')
-``hash_key(s) -> int``              the position's 64-bit key (board, side to move, ...;
-                                    incrementally updated where the game keeps one)
-``hash_from_scratch(s) -> int``     the same key computed from the position alone
-``live_length(s) -> int``           the number of leading entries of ``s`` that describe it
-``evaluate(s, theta) -> float``     the linear evaluation θ·φ(s) from the side to move's view
-``features(s, idx, val) -> n``      the sparse φ(s): ``n`` distinct indices into ``idx``
-                                    (int32), their non-zero values into ``val`` (float64), in
-                                    the game's order; ``evaluate(s, θ) = Σ θ[idx]·val`` up to
-                                    rounding
-==================================  =========================================================
+===================================  =========================================================
+``gen_moves(s, buf, start) -> n``    the legal moves into ``buf[start:start + n]``, no move
+                                     twice; the pass when the rules force one; 0 when the side
+                                     to move has no legal move and no pass
+``count_moves(s, buf, start) -> n``  the ``n`` of ``gen_moves`` (bulk counting; ``buf`` is
+                                     scratch)
+``gen_noisy(s, buf, start) -> n``    the legal moves quiescence searches (captures in shogi; a
+                                     game without such moves returns 0)
+``make_move(s, m)``                  play legal move ``m`` (as generated for ``s``) in place;
+                                     the other side moves next (negamax relies on it)
+``unmake_move(s)``                   take back the last move: ``s[:live_length(s)]`` and the
+                                     hash exactly as before it
+``outcome(s, buf, start) -> r``      :data:`ONGOING`, or the result by the rules (:data:`WIN`,
+                                     :data:`DRAW`, :data:`LOSS` for the side to move)
+``in_check(s) -> bool``              the side to move may not stand pat in quiescence (in check;
+                                     False in a game without checks)
+``side_to_move(s) -> int``           0 for the side that moved first in the game, 1 the other
+``game_ply(s) -> int``               plies played in the game (a ply cap is the algorithms'
+                                     convention, not the rules')
+``hash_key(s) -> int``               the position's 64-bit key (board, side to move, ...;
+                                     incrementally updated where the game keeps one)
+``hash_from_scratch(s) -> int``      the same key computed from the position alone
+``live_length(s) -> int``            the number of leading entries of ``s`` that describe it
+``evaluate(s, theta) -> float``      the linear evaluation θ·φ(s) from the side to move's view
+``features(s, idx, val) -> n``       the sparse φ(s): ``n`` distinct indices into ``idx``
+                                     (int32), their non-zero values into ``val`` (float64), in
+                                     the game's order; ``evaluate(s, θ) = Σ θ[idx]·val`` up to
+                                     rounding
+===================================  =========================================================
 
 Kernels for searches (:mod:`gamelib.algorithms.alphabeta`):
 
