@@ -2,7 +2,7 @@
 sentences and tables its pages compute from them, so that no number is typed into the prose.
 
 A *configuration* is one pattern of :data:`gamelib.experiments.pgleaf.verdicts.CONFIGURATIONS`
-(its seeds' runs pooled into one set of replicates by ``verdicts.pooled_report``), named by what
+(the runs of all its seeds pooled into one set of replicates by ``verdicts.pooled_report``), named by what
 it is (``verdicts.configuration_label``: layout, TD scale β, effective temperature β·T, random
 opening plies). The book leads with :data:`LEAD`, the antisymmetric layout with KnightCap's
 scale, whose claims were written down before its runs; :data:`STANDARD` is the per-side layout

@@ -24,7 +24,7 @@ def initial_theta(seed: int, replicate: int) -> np.ndarray:
 
 
 def game_seeds(seed: int, run: RunSpec, first: int, count: int) -> np.ndarray:
-    """The seeds of games ``first .. first + count - 1`` of ``run``:
+    """The per-game seeds of games ``first .. first + count - 1`` of ``run``:
     ``derive_seed(seed, "game", algorithm, reward, replicate, i)``."""
     return np.array([derive_seed(seed, "game", run.algorithm, run.reward, run.replicate, i,
                                  bits=32) for i in range(first, first + count)], dtype=np.int64)
