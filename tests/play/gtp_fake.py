@@ -92,7 +92,7 @@ for line in sys.stdin:
         if mode == "pass_with_moves":
             say("pass"); continue
         if mode == "slow":
-            time.sleep(0.1)
+            time.sleep(0.05)
         if not mine:
             if mode == "move_when_must_pass":
                 c, r = next((c, r) for r in range(8) for c in range(8) if (c, r) not in board)
