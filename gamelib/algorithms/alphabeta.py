@@ -85,10 +85,11 @@ equal, so a hit returns exactly what the evaluation would (no hash collision can
 search (other parameters, another seed) are never used. A third of the evaluations of an
 iterative-deepening search at 5,000 nodes are hits. The cache goes with the transposition table
 (``use_tt``, switch ``ctl[C_EVAL_CACHE]``). In the single pass of one root
-(the 5×5 shogi :func:`gamelib.search.root_leaves`, no table) only a tenth of the evaluations are hits, which
-does not pay for the lookups; a learner's consecutive roots of one game (θ fixed) share one
-generation (the 5×5 shogi :func:`gamelib.search.root_scores_into` with ``eval_cache=2``), and a sixth of the
-evaluations of its 1-ply + 4-ply quiescence passes are hits.
+(:func:`gamelib.algorithms.leaves.root_leaves_into`, no table) only a tenth of the 5×5 shogi
+evaluations are hits, which does not pay for the lookups; a learner's consecutive roots of one
+game (θ fixed) share one generation (:func:`gamelib.algorithms.leaves.root_scores_into` with
+``EVAL_CACHE_KEEP``), and a sixth of the evaluations of its 1-ply + 4-ply quiescence passes are
+hits.
 """
 
 from __future__ import annotations

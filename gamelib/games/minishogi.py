@@ -24,7 +24,9 @@ evaluate_kind` (0 material, 1 linear); ``pack_position`` puts the 25 squares, th
 side to move into three words.
 
 The evaluation is θ·φ(s) with the 15,773 features of :mod:`gamelib.evaluation.shogi`
-(``evaluate`` and ``features`` are that module's). Perft counts move sequences only (a position
+(``evaluate`` and ``features`` are that module's; ``leaf_features`` and
+``evaluate_and_features`` are its ``features_unsorted`` and ``evaluate_and_features_unsorted``,
+which merge a repeated index without a sort). ``room`` counts the history's free rows. Perft counts move sequences only (a position
 without moves is no leaf before the last ply), as the published minishogi numbers do.
 """
 
@@ -45,8 +47,8 @@ __all__ = ["start", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS", "PERFT_END_
            "in_check", "side_to_move", "game_ply", "hash_key", "hash_from_scratch",
            "live_length", "evaluate", "features", "has_moves", "order_key", "is_quiet",
            "move_code", "move_index", "plies_made", "history_key", "repetition",
-           "repetition_verdict", "evaluate_kind", "pack_position", "MOVE_INDEX_SIZE",
-           "HAS_REPETITION"]
+           "repetition_verdict", "evaluate_kind", "pack_position", "room", "leaf_features",
+           "evaluate_and_features", "MOVE_INDEX_SIZE", "HAS_REPETITION"]
 
 MAX_MOVES = _core.MAX_MOVES
 N_FEATURES = _ev.N_FEATURES
@@ -65,6 +67,8 @@ evaluate = _ev.evaluate
 features = _ev.features
 has_moves = _core.has_legal_move
 evaluate_kind = _ev.evaluate_kind
+leaf_features = _ev.features_unsorted
+evaluate_and_features = _ev.evaluate_and_features_unsorted
 
 _STM = _core.STM
 _PLY = _core.PLY
@@ -131,6 +135,12 @@ def hash_from_scratch(s):
 def live_length(s):
     """The position's entries and its history up to the current ply."""
     return _HIST + _HIST_STRIDE * s[_PLY] + 3
+
+
+@kernel(inline="always")
+def room(s):
+    """The history rows after the current ply's: one per ply that ``make_move`` records."""
+    return (s.shape[0] - _HIST) // _HIST_STRIDE - 1 - s[_PLY]
 
 
 @kernel

@@ -58,7 +58,8 @@ __all__ = ["start", "new_state", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS"
            "outcome", "in_check", "side_to_move", "game_ply", "hash_key", "hash_from_scratch",
            "live_length", "evaluate", "features", "has_moves", "order_key", "is_quiet",
            "move_code", "move_index", "plies_made", "history_key", "repetition", "evaluate_kind",
-           "pack_position", "MOVE_INDEX_SIZE", "HAS_REPETITION"]
+           "pack_position", "room", "leaf_features", "evaluate_and_features", "MOVE_INDEX_SIZE",
+           "HAS_REPETITION"]
 
 MAX_MOVES = 64
 N_FEATURES = _features.N_FEATURES
@@ -227,6 +228,29 @@ def features(s, idx, val):
     """:func:`gamelib.games.othello_features.board_features` of the current pair."""
     p, o = _pair(s)
     return _features.board_features(p, o, idx, val)
+
+
+@kernel
+def leaf_features(s, idx, val, scratch):
+    """:func:`features` (each index comes once already; ``scratch`` is not needed)."""
+    return features(s, idx, val)
+
+
+@kernel
+def evaluate_and_features(s, theta, idx, val, scratch):
+    """:func:`features` and θ·φ added in their order, as :func:`evaluate` adds it (the same
+    bits)."""
+    n = features(s, idx, val)
+    v = 0.0
+    for j in range(n):
+        v += theta[_u(idx[j])] * val[j]
+    return n, v
+
+
+@kernel(inline="always")
+def room(s):
+    """The pairs above the current one: one per ply that ``make_move`` records."""
+    return (s.shape[0] - _HIST) // 2 - 1 - s[_PLY]
 
 
 @kernel(inline="always")

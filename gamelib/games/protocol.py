@@ -91,6 +91,16 @@ Kernels for searches (:mod:`gamelib.algorithms.alphabeta`):
                                         an evaluation cache
 ======================================  =====================================================
 
+Kernels for learners (:mod:`gamelib.algorithms.leaves`: a root move's principal leaf and its
+features):
+
+* ``room(s) -> int``: the plies ``make_move`` can still record in ``s`` (its capacity left);
+* ``leaf_features(s, idx, val, scratch) -> n``: the entries of ``features`` in any order (each
+  index once; the learners' sums over a leaf do not depend on the order); ``scratch`` is an
+  ``int32`` array of ``N_FEATURES`` zeros, left so;
+* ``evaluate_and_features(s, theta, idx, val, scratch) -> (n, v)``: ``leaf_features`` and
+  ``evaluate`` from one scan, ``v`` bit for bit ``evaluate``'s.
+
 Constants: ``MAX_MOVES`` (a bound on ``n`` above: the buffer's stride per ply),
 ``MOVE_INDEX_SIZE`` (the rows of the history table, at most 1,024), ``HAS_REPETITION`` (1 if
 the rules end a game by repetition: searches then keep a count of the keys on their path),
@@ -147,6 +157,9 @@ __all__ = [
     "repetition",
     "evaluate_kind",
     "pack_position",
+    "room",
+    "leaf_features",
+    "evaluate_and_features",
     "MAX_MOVES",
     "N_FEATURES",
     "MAX_ACTIVE",
@@ -242,12 +255,21 @@ evaluate_kind = _stub("evaluate_kind", "evaluate_kind(s, theta, kind) -> float",
 pack_position = _stub("pack_position", "pack_position(s, gen) -> (a, b, c)",
                       "three int64 words equal exactly for equal positions and ``gen``.")
 
-#: The kernels a game defines (numba dispatchers), in the order of the module doc's table.
+room = _stub("room", "room(s) -> int", "the plies make_move can still record in ``s``.")
+leaf_features = _stub("leaf_features", "leaf_features(s, idx, val, scratch) -> n",
+                      "the entries of :func:`features` in any order (``scratch``: int32 zeros "
+                      "of length N_FEATURES, left so).")
+evaluate_and_features = _stub("evaluate_and_features",
+                              "evaluate_and_features(s, theta, idx, val, scratch) -> (n, v)",
+                              ":func:`leaf_features` and :func:`evaluate` (bit for bit) from one "
+                              "scan.")
+
+#: The kernels a game defines (numba dispatchers), in the order of the module doc's tables.
 KERNELS = ("gen_moves", "count_moves", "gen_noisy", "make_move", "unmake_move", "outcome",
            "in_check", "side_to_move", "game_ply", "hash_key", "hash_from_scratch",
            "live_length", "evaluate", "features", "has_moves", "order_key", "is_quiet",
            "move_code", "move_index", "plies_made", "history_key", "repetition", "evaluate_kind",
-           "pack_position")
+           "pack_position", "room", "leaf_features", "evaluate_and_features")
 
 MAX_MOVES = _Unbound("MAX_MOVES")
 N_FEATURES = _Unbound("N_FEATURES")

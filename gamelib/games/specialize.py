@@ -4,7 +4,8 @@ An algorithm module writes plain Python functions marked :func:`generic` that ca
 protocol's names (:mod:`gamelib.games.protocol`, imported from there, where they are stubs).
 :func:`specialize` makes, for one game, a copy of every such function whose globals are the
 module's with the protocol's names bound to the game's kernels and constants (and the module's
-other generic functions to their copies for the same game), and compiles it with numba. numba
+other generic functions, and those it imports from other algorithm modules, to their copies for
+the same game), and compiles it with numba. numba
 reads a function's globals when it compiles it and treats a global ``@njit`` function as a
 constant: a call of ``gen_moves`` in the copy is a direct call of the game's compiled
 ``gen_moves``, as if the algorithm had been written for that game (no function pointer, no
@@ -29,6 +30,7 @@ compiled without the on-disk cache, as that hash does not cover its sources.
 from __future__ import annotations
 
 import hashlib
+import sys
 import types
 from types import ModuleType, SimpleNamespace
 
@@ -82,11 +84,16 @@ def specialize(game: Game, module: ModuleType) -> SimpleNamespace:
     if key in _SPECIALISED:
         return _SPECIALISED[key]
     marked = {n: f for n, f in vars(module).items()
-              if isinstance(f, types.FunctionType) and hasattr(f, _MARK)}
+              if isinstance(f, types.FunctionType) and hasattr(f, _MARK)
+              and f.__module__ == module.__name__}
     if not marked:
         raise ValueError(f"{module.__name__} has no function marked gamelib.games.specialize.generic")
     scope = dict(vars(module))
     scope.update(game.bindings())
+    for name, f in list(scope.items()):   # another algorithm module's generic functions
+        if (isinstance(f, types.FunctionType) and hasattr(f, _MARK)
+                and f.__module__ != module.__name__):
+            scope[name] = getattr(specialize(game, sys.modules[f.__module__]), f.__name__)
     tag = f"{game.name}-{fingerprint(game)}"
     out = {}
     for name, f in marked.items():

@@ -75,8 +75,9 @@ from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import parse_sfen, usi_to_move
 from gamelib.runtime.kernels import kernel
-from gamelib.search import (child_leaves_into, child_scores_into, leaf_features_unsorted_into,
-                            new_leaves_buffers, new_workspace, root_scores_into)
+from gamelib.search import (EVAL_CACHE_KEEP, EVAL_CACHE_NEW, child_leaves_into, child_scores_into,
+                            leaf_features_unsorted_into, new_leaves_buffers, new_workspace,
+                            root_scores_into)
 
 __all__ = ["REWARDS", "ALGORITHMS", "ENCLOSURE_BONUS", "LearnerSettings", "SelfPlayGame",
            "enclosure_bonus", "enclosure_bonus_usi", "game_rewards", "mirror_replies", "play_pg_games",
@@ -440,7 +441,7 @@ def _score_moves(s, first_ply, theta, kind, qdepth, max_plies, fused, ws, out):
         return child_leaves_into(s, theta, max_plies, ws, out)
     if qdepth == 0:      # TD(λ): the static evaluations of the positions after the moves
         return child_scores_into(s, theta, kind, max_plies, ws, out)
-    cache = 1 if s[core.PLY] == first_ply else 2
+    cache = EVAL_CACHE_NEW if s[core.PLY] == first_ply else EVAL_CACHE_KEEP
     return root_scores_into(s, theta, kind, 1, qdepth, max_plies, ws, out, cache)
 
 

@@ -19,7 +19,8 @@ Scores are in the evaluation's units (a pawn = 0.02) from the side to move's vie
 
 from .core import LEAF_CAP, LEAF_MATED, LEAF_REPETITION, LEAF_STATIC, MATE, MATE_BOUND, MAX_PLY, new_workspace
 from .iterative import DEFAULT_TT_BITS, SearchResult, StopSignal, mate_plies, principal_leaf, search
-from .leaves import (RootLeaves, child_leaves_into, child_scores_into, leaf_features_into, leaf_features_unsorted_into,
+from .leaves import (EVAL_CACHE_KEEP, EVAL_CACHE_NEW, EVAL_CACHE_OFF, RootLeaves, child_leaves_into,
+                     child_scores_into, leaf_features_into, leaf_features_unsorted_into,
                      new_leaves_buffers, root_leaves, root_leaves_into, root_scores_into)
 
 __all__ = [
@@ -46,4 +47,7 @@ __all__ = [
     "child_scores_into",
     "new_leaves_buffers",
     "new_workspace",
+    "EVAL_CACHE_OFF",
+    "EVAL_CACHE_NEW",
+    "EVAL_CACHE_KEEP",
 ]

@@ -27,6 +27,9 @@ in nopython code for the learners' loops (buffers from :func:`new_leaves_buffers
 features of one leaf only (the TD learners: the chosen move's); :func:`leaf_features_unsorted_into`
 gives the same entries in the order of the feature scan, which is all the learners' sums over a
 leaf's features need (no sort).
+
+The kernels are :mod:`gamelib.algorithms.leaves` compiled for 5×5 shogi (written once over the
+game protocol); this module adds the Python front end :func:`root_leaves`.
 """
 
 from __future__ import annotations
@@ -34,171 +37,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
-from gamelib.evaluation.shogi import (EVAL_LINEAR, MAX_ACTIVE, N_FEATURES,
-                                      evaluate_and_features_unsorted, evaluate_kind, features,
-                                      features_unsorted)
-from gamelib.games.protocol import ONGOING
-from gamelib.minishogi import core as mc
-from gamelib.runtime.kernels import kernel
+from gamelib.algorithms import leaves as _leaves
+from gamelib.algorithms.leaves import EVAL_CACHE_KEEP, EVAL_CACHE_NEW, EVAL_CACHE_OFF
 
 from . import core as sc
 from .state import as_search_state, check_eval_args, thread_workspace
 
 __all__ = ["RootLeaves", "root_leaves", "root_leaves_into", "root_scores_into", "leaf_features_into",
-           "leaf_features_unsorted_into", "child_leaves_into", "child_scores_into", "new_leaves_buffers"]
+           "leaf_features_unsorted_into", "child_leaves_into", "child_scores_into", "new_leaves_buffers",
+           "EVAL_CACHE_OFF", "EVAL_CACHE_NEW", "EVAL_CACHE_KEEP"]
 
-_NO_BUDGET = np.int64(1) << 62
+_K = _leaves.kernels(sc.GAME)
+root_scores_into = _K.root_scores_into
+leaf_features_into = _K.leaf_features_into
+leaf_features_unsorted_into = _K.leaf_features_unsorted_into
+root_leaves_into = _K.root_leaves_into
+child_scores_into = _K.child_scores_into
+child_leaves_into = _K.child_leaves_into
 
 
 def new_leaves_buffers():
     """Output buffers of :func:`root_leaves_into`: ``(moves, scores, leaf_kind, leaf_ptr,
     leaf_idx, leaf_val, fidx, fval, lines, pos)`` sized for any position (``MAX_MOVES``
     moves); ``pos`` is the zeroed scratch of :func:`leaf_features_unsorted_into`."""
-    n = mc.MAX_MOVES
-    return (
-        np.zeros(n, dtype=np.int32),
-        np.zeros(n, dtype=np.float64),
-        np.zeros(n, dtype=np.int8),
-        np.zeros(n + 1, dtype=np.int64),
-        np.zeros(n * MAX_ACTIVE, dtype=np.int32),
-        np.zeros(n * MAX_ACTIVE, dtype=np.float64),
-        np.zeros(MAX_ACTIVE, dtype=np.int32),
-        np.zeros(MAX_ACTIVE, dtype=np.float64),
-        np.zeros((n, sc.MAX_PLY + 1), dtype=np.int32),
-        np.zeros(N_FEATURES, dtype=np.int32),
-    )
-
-
-@njit(cache=True)
-def root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out, eval_cache=0):
-    """:func:`root_leaves_into` without the features: fills ``moves[:n]``, ``scores[:n]``,
-    ``leaf_kind[:n]`` and each move's principal line (``lines[k, 0]`` plies after the move,
-    then the moves), returns ``n``; :func:`leaf_features_into` then gives the features of the
-    leaves one needs (a TD learner: only the chosen move's). Same arguments as
-    :func:`root_leaves_into`; the scores and lines are exactly its.
-
-    ``eval_cache``: 0 evaluates every leaf; 1 keeps the static evaluations in the workspace's
-    evaluation cache (:mod:`gamelib.search.core`) under a new generation; 2 under the generation
-    of the previous call, whose evaluations are then reused -- only for a call with the same
-    ``theta`` and ``kind`` as every call since the last ``eval_cache=1`` (a learner's
-    consecutive moves of one game, θ fixed). Either way the results are the same."""
-    mv, ordk, pv, ctl, tt, tts, ec, ecv = ws
-    moves, scores, leaf_kind, lines = out[0], out[1], out[2], out[8]
-    # the recursive search must always see the same array types (C-contiguous): numba's
-    # cache of a recursive function compiled for two signatures crashes when loaded
-    s = np.ascontiguousarray(s)
-    theta = np.ascontiguousarray(theta)
-    if depth < 1 or qdepth < 0 or depth + qdepth >= sc.MAX_PLY:
-        raise ValueError("root_leaves_into: need depth >= 1, qdepth >= 0 and depth + qdepth < MAX_PLY")
-    if s.shape[0] < mc.HIST + mc.HIST_STRIDE * (s[mc.PLY] + depth + qdepth + 2):
-        raise ValueError("root_leaves_into: the state's history is too short for the search")
-    gen = ctl[sc.C_EVAL_GEN]
-    # killers and history order the moves of full-width nodes below ply 1: none at depth 1
-    sc.setup(s, ctl, tt, _NO_BUDGET, qdepth, kind, False, depth > 1, depth > 1, 0, max_plies)
-    if eval_cache != 0:
-        ctl[sc.C_EVAL_CACHE] = 1
-        if eval_cache == 2:
-            ctl[sc.C_EVAL_GEN] = gen
-    n = mc.gen_moves(s, mv, 0, False)
-    for k in range(n):
-        moves[k] = mv[k]
-    for k in range(n):
-        m = np.int64(moves[k])
-        scores[k] = sc.search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, ec, ecv, 0.0, m, -sc.INF, sc.INF, depth)
-        leaf_kind[k] = ctl[sc.C_LEAF + 1]
-        plen = ctl[sc.C_PVLEN + 1]
-        lines[k, 0] = plen
-        for j in range(plen):
-            lines[k, j + 1] = pv[1, j]
-    sc.release_repetition(s, ctl)
-    return n
-
-
-@njit(cache=True, inline="always")
-def _to_leaf(s, k, out):
-    """Play root move ``k`` and its principal line; returns the number of moves played."""
-    moves, lines = out[0], out[8]
-    plen = lines[k, 0]
-    mc.make_move(s, np.int64(moves[k]))
-    for j in range(plen):
-        mc.make_move(s, np.int64(lines[k, j + 1]))
-    return plen + 1
-
-
-@njit(cache=True, inline="always")
-def _back_to_root(s, plies, nf, sign, fidx, fval, idx, val, start):
-    """Take back ``plies`` moves; copy ``nf`` features times ``sign`` to ``idx/val[start:]``."""
-    for j in range(plies):
-        mc.unmake_move(s)
-    for j in range(nf):
-        idx[start + j] = fidx[j]
-        val[start + j] = sign * fval[j]
-    return nf
-
-
-@njit(cache=True)
-def leaf_features_into(s, k, out, idx, val, start):
-    """Write the features of root move ``k``'s principal leaf, from the root side to move's view,
-    into ``idx[start:]``/``val[start:]`` after :func:`root_scores_into` filled ``out``; returns
-    their number (0 for a leaf that ends the game). ``s`` (the root) is restored."""
-    if out[2][k] != sc.LEAF_STATIC:
-        return 0
-    root_side = s[mc.STM]
-    plies = _to_leaf(s, k, out)
-    nf = features(s, out[6], out[7])
-    sign = 1.0 if s[mc.STM] == root_side else -1.0
-    return _back_to_root(s, plies, nf, sign, out[6], out[7], idx, val, start)
-
-
-@kernel
-def leaf_features_unsorted_into(s, k, out, idx, val, start):
-    """:func:`leaf_features_into` with the entries in the feature scan's order instead of sorted
-    by index (:func:`gamelib.evaluation.shogi.features_unsorted`): the learners' sums over a
-    leaf's features do not depend on the order of its distinct indices."""
-    if out[2][k] != sc.LEAF_STATIC:
-        return 0
-    root_side = s[mc.STM]
-    plies = _to_leaf(s, k, out)
-    nf = features_unsorted(s, out[6], out[7], out[9])
-    sign = 1.0 if s[mc.STM] == root_side else -1.0
-    return _back_to_root(s, plies, nf, sign, out[6], out[7], idx, val, start)
-
-
-@njit(cache=True)
-def root_leaves_into(s, theta, kind, depth, qdepth, max_plies, ws, out):
-    """Nopython :func:`root_leaves`: fills the buffers ``out`` and returns the number of moves.
-
-    Parameters
-    ----------
-    s : int64 array
-        The root state; restored on return. Its history must have room for
-        ``s[PLY] + depth + qdepth + 1`` plies.
-    theta : float64 array
-        The evaluation's parameters.
-    kind : int
-        ``EVAL_MATERIAL`` or ``EVAL_LINEAR`` (:mod:`gamelib.evaluation.shogi`).
-    depth, qdepth : int
-        Full-width plies (the move itself is ply 1; ``depth >= 1``) and quiescence plies.
-    max_plies : int
-        Game-length cap (a position at ``max_plies`` plies of the game is a draw), 0 for none.
-    ws : tuple
-        A workspace from :func:`gamelib.search.core.new_workspace` (any TT size).
-    out : tuple
-        Buffers from :func:`new_leaves_buffers`; ``moves[:n]``, ``scores[:n]``,
-        ``leaf_kind[:n]``, ``leaf_ptr[:n+1]``, ``leaf_idx/leaf_val[:leaf_ptr[n]]`` (and the
-        principal lines, see :func:`root_scores_into`) are written.
-    """
-    leaf_ptr, leaf_idx, leaf_val = out[3], out[4], out[5]
-    s = np.ascontiguousarray(s)
-    n = root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out)
-    leaf_ptr[0] = 0
-    nnz = 0
-    for k in range(n):
-        nnz += leaf_features_into(s, k, out, leaf_idx, leaf_val, nnz)
-        leaf_ptr[k + 1] = nnz
-    return n
+    return _leaves.new_leaves_buffers(sc.GAME)
 
 
 @dataclass(frozen=True)
@@ -283,96 +146,3 @@ def _check_depths(depth, qdepth, max_plies):
     if depth + qdepth >= sc.MAX_PLY:
         raise ValueError(f"depth + qdepth must be < {sc.MAX_PLY}, got {depth} + {qdepth}")
     return int(depth), int(qdepth), int(max_plies)
-
-
-
-@njit(cache=True, inline="always")
-def _child_end(s, mv, ctl):
-    """How the search ``depth=1, qdepth=0`` of a root move ends at the position after the move
-    (ply 1), as :func:`gamelib.search.core.pvs` and ``qsearch`` end there, short of the static
-    evaluation: ``(value for the side to move at the child, leaf kind)``, kind ``LEAF_STATIC``
-    (value 0.0) if the child is to be evaluated. The checks are the search's own
-    (``search_repetition``, ``at_game_cap``, ``in_check``) in its order."""
-    base = mc.MAX_MOVES
-    r = sc.search_repetition(s, ctl)
-    if r != ONGOING:
-        return sc.result_score(r, 1), sc.LEAF_REPETITION
-    if sc.at_game_cap(s, ctl):
-        if not mc.has_legal_move(s, mv, base):
-            return sc.end_score(s, mv, base, 1), sc.LEAF_MATED
-        return 0.0, sc.LEAF_CAP
-    if sc.in_check(s) and not mc.has_legal_move(s, mv, base):
-        return sc.end_score(s, mv, base, 1), sc.LEAF_MATED
-    return 0.0, sc.LEAF_STATIC
-
-
-@kernel
-def _child_leaf(s, theta, mv, ctl, idx, val, start, pos):
-    """The leaf of a root move searched ``depth=1, qdepth=0`` (:func:`_child_end`): ``(value for
-    the side to move at the child, leaf kind, number of features written to idx/val[start:])``;
-    a static leaf is evaluated and its features taken in one scan."""
-    v, kind = _child_end(s, mv, ctl)
-    if kind != sc.LEAF_STATIC:
-        return v, kind, 0
-    nf, v = evaluate_and_features_unsorted(s, theta, idx[start:], val[start:], pos)
-    return v, sc.LEAF_STATIC, nf
-
-
-@kernel
-def child_scores_into(s, theta, kind, max_plies, ws, out):
-    """:func:`root_scores_into` with ``depth=1, qdepth=0`` and no evaluation cache, without the
-    search's machinery (a root move's search ends at the child: :func:`_child_end`, else its
-    static evaluation :func:`gamelib.evaluation.shogi.evaluate_kind`): fills ``moves[:n]``,
-    ``scores[:n]``, ``leaf_kind[:n]`` and ``lines[:n, 0] = 0``, exactly as that call does
-    (tested), and returns ``n`` (TD(λ)'s self-play: every leaf's value, one leaf's features)."""
-    mv, ordk, pv, ctl, tt, tts, ec, ecv = ws
-    moves, scores, leaf_kind, lines = out[0], out[1], out[2], out[8]
-    if s.shape[0] < mc.HIST + mc.HIST_STRIDE * (s[mc.PLY] + 3):
-        raise ValueError("child_scores_into: the state's history is too short for the search")
-    sc.setup(s, ctl, tt, _NO_BUDGET, 0, kind, False, False, False, 0, max_plies)
-    n = mc.gen_moves(s, mv, 0, False)
-    for k in range(n):
-        m = mv[k]
-        moves[k] = m
-        sc.make(s, ctl, np.int64(m))
-        v, end = _child_end(s, mv, ctl)
-        if end == sc.LEAF_STATIC:
-            v = evaluate_kind(s, theta, kind)
-        sc.unmake(s, ctl)
-        scores[k] = -v
-        leaf_kind[k] = end
-        lines[k, 0] = 0
-    sc.release_repetition(s, ctl)
-    return n
-
-
-@kernel
-def child_leaves_into(s, theta, max_plies, ws, out):
-    """:func:`root_scores_into` with ``depth=1, qdepth=0`` (the full evaluation, no evaluation
-    cache) and :func:`leaf_features_unsorted_into` of every root move at once: fills
-    ``moves[:n]``, ``scores[:n]``, ``leaf_kind[:n]``, ``lines[:n, 0] = 0`` and the features in
-    CSR rows ``leaf_ptr``/``leaf_idx``/``leaf_val`` (``out[3:6]``; the root side's view: the
-    child's features negated); returns ``n``. The scores, kinds and features are exactly those
-    of the two calls (tested); each leaf is scanned once instead of twice (REINFORCE's self-play,
-    which needs every leaf's value and features)."""
-    mv, ordk, pv, ctl, tt, tts, ec, ecv = ws
-    moves, scores, leaf_kind, ptr, idx, val, lines, pos = out[0], out[1], out[2], out[3], out[4], out[5], out[8], out[9]
-    if s.shape[0] < mc.HIST + mc.HIST_STRIDE * (s[mc.PLY] + 3):
-        raise ValueError("child_leaves_into: the state's history is too short for the search")
-    sc.setup(s, ctl, tt, _NO_BUDGET, 0, EVAL_LINEAR, False, False, False, 0, max_plies)
-    n = mc.gen_moves(s, mv, 0, False)
-    ptr[0] = 0
-    for k in range(n):
-        m = mv[k]
-        moves[k] = m
-        sc.make(s, ctl, np.int64(m))
-        v, kind, nf = _child_leaf(s, theta, mv, ctl, idx, val, ptr[k], pos)
-        sc.unmake(s, ctl)
-        scores[k] = -v
-        leaf_kind[k] = kind
-        lines[k, 0] = 0
-        for j in range(ptr[k], ptr[k] + nf):
-            val[j] = -val[j]
-        ptr[k + 1] = ptr[k] + nf
-    sc.release_repetition(s, ctl)
-    return n

@@ -6,7 +6,9 @@ moves are among them; ``outcome`` ends the game exactly where the oracle does, w
 from the side to move's view, and never while a move is left (``in_check`` as the oracle's);
 every move made and taken back restores the live state and the key exactly, the side to move
 alternates, and the incrementally kept key equals the key computed from scratch; the features
-are distinct, in range and non-zero, and θ·φ reproduces the game's evaluation; the generic
+are distinct, in range and non-zero, and θ·φ reproduces the game's evaluation; the learners'
+kernels give the features in any order and the evaluation bit for bit, and ``room`` counts the
+plies left; the generic
 perft gives the published numbers from the start position and the oracle's and the game's own
 perft elsewhere.
 
@@ -146,6 +148,41 @@ def check_features(game, oracle, sample, rng):
         assert own is None or own == value, f"{game.name}: own evaluation {own} != {value}"
 
 
+def check_learner_kernels(game, oracle, sample, rng):
+    """``leaf_features`` gives the entries of ``features`` (in any order) and leaves its scratch
+    zeroed; ``evaluate_and_features`` gives the same entries and ``evaluate``'s value bit for
+    bit; ``room`` counts down by one with each move made and back with each taken back."""
+    theta = oracle.theta(rng)
+    idx = np.empty(game.MAX_ACTIVE, dtype=np.int32)
+    val = np.empty(game.MAX_ACTIVE, dtype=np.float64)
+    idx2 = np.empty(game.MAX_ACTIVE, dtype=np.int32)
+    val2 = np.empty(game.MAX_ACTIVE, dtype=np.float64)
+    scratch = np.zeros(game.N_FEATURES, dtype=np.int32)
+    buf = np.empty(game.MAX_MOVES, dtype=np.int32)
+    for s, _ in sample:
+        n = int(game.features(s, idx, val))
+        want = sorted(zip(idx[:n].tolist(), val[:n].tolist()))
+        k = int(game.leaf_features(s, idx2, val2, scratch))
+        assert sorted(zip(idx2[:k].tolist(), val2[:k].tolist())) == want, \
+            f"{game.name}: leaf_features are not the features"
+        assert not scratch.any(), f"{game.name}: leaf_features left its scratch dirty"
+        k, v = game.evaluate_and_features(s, theta, idx2, val2, scratch)
+        assert sorted(zip(idx2[:int(k)].tolist(), val2[:int(k)].tolist())) == want, \
+            f"{game.name}: evaluate_and_features' entries are not the features"
+        assert float(v) == float(game.evaluate(s, theta)), \
+            f"{game.name}: evaluate_and_features' value {float(v)!r} is not evaluate's"
+        assert not scratch.any(), f"{game.name}: evaluate_and_features left its scratch dirty"
+        room = int(game.room(s))
+        assert room >= 0, f"{game.name}: room {room} < 0"
+        if room > 0 and int(game.gen_moves(s, buf, 0)) > 0:
+            game.make_move(s, int(buf[0]))
+            assert int(game.room(s)) == room - 1, f"{game.name}: room after a move"
+            game.unmake_move(s)
+            assert int(game.room(s)) == room, f"{game.name}: room after unmake"
+    fresh = game.start(40)
+    assert int(game.room(fresh)) >= 40, f"{game.name}: room of start(40) is {int(game.room(fresh))}"
+
+
 def check_search_kernels(game, oracle, sample, rng):
     """The kernels of searches: ``has_moves`` is ``gen_moves``'s n > 0; a move's ``order_key``
     is 0 exactly for the quiet moves and in [2**35, 2**40) otherwise, every noisy move is not
@@ -241,6 +278,11 @@ def test_make_unmake_round_trips_and_keys(name, samples, oracles):
 @pytest.mark.parametrize("name", GAMES)
 def test_features_reproduce_the_evaluation(name, samples, oracles):
     check_features(registry.get(name), oracles[name], samples[name], np.random.default_rng(7))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_learner_kernels(name, samples, oracles):
+    check_learner_kernels(registry.get(name), oracles[name], samples[name], np.random.default_rng(8))
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -369,6 +411,22 @@ def _pack_without_generation(s, gen):
     return a, b, c & 1
 
 
+@njit
+def _leaf_features_lose_one(s, idx, val, scratch):
+    return gos.leaf_features(s, idx, val, scratch) - 1
+
+
+@njit
+def _value_rounded_otherwise(s, theta, idx, val, scratch):
+    n, v = gms.evaluate_and_features(s, theta, idx, val, scratch)
+    return n, v * (1.0 + 2.0 ** -50)
+
+
+@njit
+def _room_never_shrinks(s):
+    return 1000
+
+
 #: case -> (game, what is replaced, the check that must fail, the start of its message).
 BROKEN = {
     "othello gen_moves drops a move": (
@@ -396,6 +454,12 @@ BROKEN = {
         "othello", {"history_key": _history_key_one_behind}, check_search_kernels, "history_key"),
     "othello pack_position without the generation": (
         "othello", {"pack_position": _pack_without_generation}, check_search_kernels, "pack_position's generation"),
+    "othello leaf_features lose one": (
+        "othello", {"leaf_features": _leaf_features_lose_one}, check_learner_kernels, "leaf_features are not"),
+    "minishogi evaluate_and_features rounds otherwise": (
+        "minishogi", {"evaluate_and_features": _value_rounded_otherwise}, check_learner_kernels,
+        "evaluate_and_features' value"),
+    "othello room that never shrinks": ("othello", {"room": _room_never_shrinks}, check_learner_kernels, "room after"),
     "minishogi count_moves counts evasions wrong": (
         "minishogi", {"count_moves": _one_more_leaf}, check_perft_positions, r"perft\(2\)"),
 }
@@ -407,7 +471,7 @@ def test_a_broken_adapter_fails_its_check(case, samples, oracles):
     game, oracle = broken(name, **replace), oracles[name]
     sample = positions(game, _histories(samples[name]), 4)
     with pytest.raises(AssertionError, match=f"{name}_broken: {message}"):
-        if check is check_features or check is check_search_kernels:
+        if check in (check_features, check_search_kernels, check_learner_kernels):
             check(game, oracle, sample, np.random.default_rng(7))
         elif check is check_perft_start:
             check(game, oracle, deepest=10)
