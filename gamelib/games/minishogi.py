@@ -26,7 +26,10 @@ side to move into three words.
 The evaluation is θ·φ(s) with the 15,773 features of :mod:`gamelib.evaluation.shogi`
 (``evaluate`` and ``features`` are that module's; ``leaf_features`` and
 ``evaluate_and_features`` are its ``features_unsorted`` and ``evaluate_and_features_unsorted``,
-which merge a repeated index without a sort). ``room`` counts the history's free rows. Perft counts move sequences only (a position
+which merge a repeated index without a sort; ``prepare_weights`` is its ``prepare_into``, the pair
+table; ``TEMPO_INDEX`` and ``SIDE_HALF`` are its tempo feature and the offset of the other side's
+block). ``room`` counts the history's free rows. ``bonus_counts`` counts the enclosing golds and
+silvers of the PGLeaf paper's non-MDP reward (:func:`bonus_counts`). Perft counts move sequences only (a position
 without moves is no leaf before the last ply), as the published minishogi numbers do.
 """
 
@@ -48,7 +51,8 @@ __all__ = ["start", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS", "PERFT_END_
            "live_length", "evaluate", "features", "has_moves", "order_key", "is_quiet",
            "move_code", "move_index", "plies_made", "history_key", "repetition",
            "repetition_verdict", "evaluate_kind", "pack_position", "room", "leaf_features",
-           "evaluate_and_features", "MOVE_INDEX_SIZE", "HAS_REPETITION"]
+           "evaluate_and_features", "prepare_weights", "bonus_counts", "MOVE_INDEX_SIZE",
+           "HAS_REPETITION", "N_WEIGHTS", "HAS_BONUS", "TEMPO_INDEX", "SIDE_HALF"]
 
 MAX_MOVES = _core.MAX_MOVES
 N_FEATURES = _ev.N_FEATURES
@@ -57,6 +61,10 @@ PASS = -1
 PERFT_END_LEAF = 0
 MOVE_INDEX_SIZE = 1024
 HAS_REPETITION = 1
+N_WEIGHTS = _ev.N_WEIGHTS
+HAS_BONUS = 1
+TEMPO_INDEX = _ev.TEMPO_INDEX
+SIDE_HALF = _ev.OPP_OFFSET
 
 count_moves = _core.count_legal_moves
 gen_noisy = _core.gen_captures
@@ -69,6 +77,7 @@ has_moves = _core.has_legal_move
 evaluate_kind = _ev.evaluate_kind
 leaf_features = _ev.features_unsorted
 evaluate_and_features = _ev.evaluate_and_features_unsorted
+prepare_weights = _ev.prepare_into
 
 _STM = _core.STM
 _PLY = _core.PLY
@@ -256,3 +265,64 @@ def pack_position(s, gen):
     for i in range(10):
         c |= s[_HAND + i] << (6 + 2 * i)
     return a, b, c
+
+
+_MAX_TRACKED = 16   # golds and silvers on the board at the start of a game (4 in the start position)
+
+
+@njit(cache=True)
+def bonus_counts(s, out):
+    """``out[side]`` = the number of ``side``'s enclosing golds and silvers at the end of the
+    game held in ``s`` (not modified): the PGLeaf paper's non-MDP bonus ("囲いの駒のボーナス",
+    section 5.1), counting each gold or silver of the side that
+
+    1. stood on the board in the game's first position and was never captured (so it was on the
+       board throughout: a piece that is captured and dropped back by its owner has left it), and
+    2. at the end of the game is a gold or an (unpromoted) silver -- a promoted silver (成銀) is
+       no longer a 銀将 -- on one of the 8 squares around its own king.
+
+    The game's first position is recovered by taking back every move of the history; the golds
+    and silvers standing on the board there are then followed move by move.
+    """
+    t = s.copy()
+    n = t[_PLY]
+    moves = np.empty(n, dtype=np.int64)
+    for p in range(n):
+        moves[p] = t[_HIST + _HIST_STRIDE * p + 2]
+    for p in range(n):
+        _core.unmake_move(t)
+    sq = np.full(_MAX_TRACKED, -1, dtype=np.int64)
+    owner = np.zeros(_MAX_TRACKED, dtype=np.int64)
+    k = 0
+    for x in range(_rules.SQUARES):
+        pc = t[x]
+        typ = _core.piece_type(pc)
+        if pc != 0 and (typ == _rules.GOLD or typ == _rules.SILVER) and k < _MAX_TRACKED:
+            sq[k] = x
+            owner[k] = _core.piece_owner(pc)
+            k += 1
+    for p in range(n):
+        m = moves[p]
+        side = t[_STM]
+        to = _core.move_to(m)
+        frm = _core.move_from(m)
+        if not _core.is_drop(m):
+            for i in range(k):
+                if sq[i] == to and owner[i] != side:
+                    sq[i] = -1  # captured: it has left the board
+            for i in range(k):
+                if sq[i] == frm and owner[i] == side:
+                    sq[i] = to
+        _core.make_move(t, m)
+    out[0] = 0
+    out[1] = 0
+    for i in range(k):
+        x = sq[i]
+        if x < 0:
+            continue
+        pc = t[x]
+        typ = _core.piece_type(pc)
+        if _core.piece_owner(pc) != owner[i] or not (typ == _rules.GOLD or typ == _rules.SILVER):
+            continue
+        if _core.king_distance(x, t[_core.KING_SQ + owner[i]]) == 1:
+            out[owner[i]] += 1

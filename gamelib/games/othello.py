@@ -30,7 +30,9 @@ the discs are the same and the side is not); it is a function of the position, c
 asked, so ``hash_key`` and ``hash_from_scratch`` are one function.
 
 The linear evaluation is that of :mod:`gamelib.games.othello_features` (Logistello's pattern
-tables, mobility, potential mobility and parity) on the current pair. Perft
+tables, mobility, potential mobility and parity) on the current pair: its weights are the
+parameters (``prepare_weights`` does nothing), it has no tempo feature and no side halves, and
+the game no shaping bonus (``bonus_counts`` 0). Perft
 counts a finished game as one leaf at any remaining depth, as the published Othello numbers do.
 
 For searches: no move is noisy (``order_key`` 0) and every move is quiet; a move's code and
@@ -58,8 +60,9 @@ __all__ = ["start", "new_state", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS"
            "outcome", "in_check", "side_to_move", "game_ply", "hash_key", "hash_from_scratch",
            "live_length", "evaluate", "features", "has_moves", "order_key", "is_quiet",
            "move_code", "move_index", "plies_made", "history_key", "repetition", "evaluate_kind",
-           "pack_position", "room", "leaf_features", "evaluate_and_features", "MOVE_INDEX_SIZE",
-           "HAS_REPETITION"]
+           "pack_position", "room", "leaf_features", "evaluate_and_features", "prepare_weights",
+           "bonus_counts", "MOVE_INDEX_SIZE", "HAS_REPETITION", "N_WEIGHTS", "HAS_BONUS",
+           "TEMPO_INDEX", "SIDE_HALF"]
 
 MAX_MOVES = 64
 N_FEATURES = _features.N_FEATURES
@@ -68,6 +71,10 @@ PASS = 64
 PERFT_END_LEAF = 1
 MOVE_INDEX_SIZE = 65
 HAS_REPETITION = 0
+N_WEIGHTS = N_FEATURES
+HAS_BONUS = 0
+TEMPO_INDEX = -1
+SIDE_HALF = 0
 
 _PLY, _SIDE, _START = 0, 1, 2
 _HIST = 4
@@ -245,6 +252,18 @@ def evaluate_and_features(s, theta, idx, val, scratch):
     for j in range(n):
         v += theta[_u(idx[j])] * val[j]
     return n, v
+
+
+@kernel
+def prepare_weights(w):
+    """Nothing: the weights are the parameters (``N_WEIGHTS == N_FEATURES``)."""
+
+
+@kernel
+def bonus_counts(s, out):
+    """No shaping bonus in Othello: 0 for both sides."""
+    out[0] = 0
+    out[1] = 0
 
 
 @kernel(inline="always")

@@ -99,7 +99,13 @@ features):
   index once; the learners' sums over a leaf do not depend on the order); ``scratch`` is an
   ``int32`` array of ``N_FEATURES`` zeros, left so;
 * ``evaluate_and_features(s, theta, idx, val, scratch) -> (n, v)``: ``leaf_features`` and
-  ``evaluate`` from one scan, ``v`` bit for bit ``evaluate``'s.
+  ``evaluate`` from one scan, ``v`` bit for bit ``evaluate``'s;
+* ``prepare_weights(w)``: fill ``w[N_FEATURES:N_WEIGHTS]`` from the parameters
+  ``θ = w[:N_FEATURES]``, weights that ``evaluate`` reads faster and to the same value (5×5
+  shogi: the pair table; nothing where ``N_WEIGHTS == N_FEATURES``);
+* ``bonus_counts(s, out)``: ``out[side]`` = the side's units of the game's shaping bonus at the
+  end of the game held in ``s`` (the PGLeaf paper's non-MDP reward: in 5×5 shogi the enclosing
+  golds and silvers; 0 for both sides in a game without one).
 
 Constants: ``MAX_MOVES`` (a bound on ``n`` above: the buffer's stride per ply),
 ``MOVE_INDEX_SIZE`` (the rows of the history table, at most 1,024), ``HAS_REPETITION`` (1 if
@@ -107,7 +113,12 @@ the rules end a game by repetition: searches then keep a count of the keys on th
 ``N_FEATURES`` (the length of θ), ``MAX_ACTIVE`` (a bound on the ``n`` of ``features``),
 ``PASS`` (the pass move's code, -1 in a game without passes) and ``PERFT_END_LEAF`` (what a
 position without moves counts at any remaining depth in the game's published perft: 1 in
-Othello, where a finished game is a leaf, 0 in shogi, where only move sequences count).
+Othello, where a finished game is a leaf, 0 in shogi, where only move sequences count); for
+learners ``N_WEIGHTS`` (the length of the prepared weights), ``HAS_BONUS`` (1 if
+``bonus_counts`` can be non-zero), ``TEMPO_INDEX`` (the side-to-move feature, 1 in every
+position, or -1) and ``SIDE_HALF`` (``h > 0`` if θ's first ``h`` weights are the side to move's
+and the next ``h`` the other side's, the same features, so that tying them gives the
+antisymmetric evaluation; 0 otherwise).
 
 Python: ``start(capacity) -> s``, the start position with room for ``capacity`` plies.
 """
@@ -160,6 +171,8 @@ __all__ = [
     "room",
     "leaf_features",
     "evaluate_and_features",
+    "prepare_weights",
+    "bonus_counts",
     "MAX_MOVES",
     "N_FEATURES",
     "MAX_ACTIVE",
@@ -167,6 +180,10 @@ __all__ = [
     "PERFT_END_LEAF",
     "MOVE_INDEX_SIZE",
     "HAS_REPETITION",
+    "N_WEIGHTS",
+    "HAS_BONUS",
+    "TEMPO_INDEX",
+    "SIDE_HALF",
 ]
 
 WIN = 1
@@ -263,13 +280,18 @@ evaluate_and_features = _stub("evaluate_and_features",
                               "evaluate_and_features(s, theta, idx, val, scratch) -> (n, v)",
                               ":func:`leaf_features` and :func:`evaluate` (bit for bit) from one "
                               "scan.")
+prepare_weights = _stub("prepare_weights", "prepare_weights(w)",
+                        "fill ``w[N_FEATURES:N_WEIGHTS]`` from θ = ``w[:N_FEATURES]``.")
+bonus_counts = _stub("bonus_counts", "bonus_counts(s, out)",
+                     "``out[side]`` = the side's units of the game's shaping bonus at the end.")
 
 #: The kernels a game defines (numba dispatchers), in the order of the module doc's tables.
 KERNELS = ("gen_moves", "count_moves", "gen_noisy", "make_move", "unmake_move", "outcome",
            "in_check", "side_to_move", "game_ply", "hash_key", "hash_from_scratch",
            "live_length", "evaluate", "features", "has_moves", "order_key", "is_quiet",
            "move_code", "move_index", "plies_made", "history_key", "repetition", "evaluate_kind",
-           "pack_position", "room", "leaf_features", "evaluate_and_features")
+           "pack_position", "room", "leaf_features", "evaluate_and_features", "prepare_weights",
+           "bonus_counts")
 
 MAX_MOVES = _Unbound("MAX_MOVES")
 N_FEATURES = _Unbound("N_FEATURES")
@@ -278,11 +300,16 @@ PASS = _Unbound("PASS")
 PERFT_END_LEAF = _Unbound("PERFT_END_LEAF")
 MOVE_INDEX_SIZE = _Unbound("MOVE_INDEX_SIZE")
 HAS_REPETITION = _Unbound("HAS_REPETITION")
+N_WEIGHTS = _Unbound("N_WEIGHTS")
+HAS_BONUS = _Unbound("HAS_BONUS")
+TEMPO_INDEX = _Unbound("TEMPO_INDEX")
+SIDE_HALF = _Unbound("SIDE_HALF")
 
 #: The constants a game defines: name -> (smallest value, largest value).
 CONSTANTS = {"MAX_MOVES": (1, 2**16), "N_FEATURES": (1, 2**31 - 1), "MAX_ACTIVE": (1, 2**31 - 1),
              "PASS": (-1, 2**31 - 1), "PERFT_END_LEAF": (0, 1), "MOVE_INDEX_SIZE": (1, 1024),
-             "HAS_REPETITION": (0, 1)}
+             "HAS_REPETITION": (0, 1), "N_WEIGHTS": (1, 2**31 - 1), "HAS_BONUS": (0, 1),
+             "TEMPO_INDEX": (-1, 2**31 - 1), "SIDE_HALF": (0, 2**30)}
 
 
 @dataclass(frozen=True, eq=False)
@@ -347,6 +374,14 @@ def game_from_module(name: str, module: ModuleType | SimpleNamespace) -> Game:
             wrong.append(f"{k} must be an integer in [{lo}, {hi}], got {v!r}")
     if hasattr(module, "start") and not callable(module.start):
         wrong.append("start is not callable")
+    if not missing and not wrong:
+        n = module.N_FEATURES
+        if module.N_WEIGHTS < n:
+            wrong.append(f"N_WEIGHTS ({module.N_WEIGHTS}) is below N_FEATURES ({n})")
+        if module.TEMPO_INDEX >= n:
+            wrong.append(f"TEMPO_INDEX ({module.TEMPO_INDEX}) is not a feature (N_FEATURES {n})")
+        if 2 * module.SIDE_HALF > n:
+            wrong.append(f"two SIDE_HALF blocks ({module.SIDE_HALF}) exceed N_FEATURES ({n})")
     if missing or wrong:
         parts = [f"lacks {', '.join(missing)}"] if missing else []
         raise ProtocolError(f"game {name!r} ({where}) does not follow gamelib.games.protocol: "

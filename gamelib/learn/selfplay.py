@@ -14,8 +14,10 @@ side's *enclosure bonus* ("囲いの駒のボーナス") is +0.1 for each of its
 
 Each side's bonus is added to that side's reward whether it won or lost. The bonus depends on
 the whole history of the game, not only on its last position: the reward is not Markov in the
-position, which is the point of the paper's non-MDP setting. :func:`enclosure_bonus` computes it
-from a :mod:`gamelib.minishogi.core` state, whose history holds the game's moves.
+position, which is the point of the paper's non-MDP setting. The game's ``bonus_counts``
+(:func:`gamelib.games.minishogi.bonus_counts`) counts the pieces from the state, whose history
+holds the game's moves; :func:`enclosure_bonus` gives the bonus. A game without such a bonus
+(Othello) has the MDP rewards only.
 
 Self-play
 ---------
@@ -54,19 +56,40 @@ differ from PGLeaf and TDLeaf(λ) exactly by the missing search. A game ends by 
 move loses, the repetition rule) or, at the ply cap, as a draw. Everything random in a game comes
 from its seed (numba's generator, seeded inside the jitted game), so a game is a function of
 (θ, settings, seed) only, whatever process plays it.
+
+Any game
+--------
+The game kernels are written once over the game protocol (:mod:`gamelib.games.protocol`:
+functions marked :func:`~gamelib.games.specialize.generic`, compiled for each game by
+:func:`kernels`) on the principal leaves of :mod:`gamelib.algorithms.leaves`; the front ends
+(:func:`play_pg_games`, :func:`pg_update`, :func:`play_td_games`, :func:`policy_sharpness`)
+take the game (5×5 shogi by default; Othello: ``registry.get("othello")``, whose evaluation
+has no tempo feature and no side halves, so ``learn_tempo=False`` and ``tie_sides`` are
+refused there, as the non-MDP reward is). Results are coded :data:`RESULT_FIRST_WINS`,
+:data:`RESULT_SECOND_WINS` and :data:`RESULT_DRAW` (5×5 shogi's ``core.RESULT_*``).
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import sys
 from dataclasses import asdict, dataclass
 
 import numpy as np
 from numba import njit
 
 from gamelib import exactmath as xm
-from gamelib.evaluation import shogi as ev
+from gamelib.algorithms import alphabeta as ab
+from gamelib.algorithms import leaves as lv
+from gamelib.algorithms.leaves import (EVAL_CACHE_KEEP, EVAL_CACHE_NEW, child_leaves_into,
+                                       child_scores_into, leaf_features_unsorted_into,
+                                       root_scores_into)
+from gamelib.games import registry
+from gamelib.games.protocol import (DRAW, EVAL_LINEAR, MAX_MOVES, N_WEIGHTS, ONGOING, WIN, Game,
+                                    bonus_counts, game_ply, make_move, outcome, plies_made,
+                                    prepare_weights, repetition, side_to_move)
+from gamelib.games.specialize import generic, specialize
 from gamelib.learn.policy_gradient import (BASELINES, EpisodeScores, add_log_policy_gradient,
                                            gradient_weight, sample_from, self_play_update,
                                            softmax_into)
@@ -75,84 +98,39 @@ from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import parse_sfen, usi_to_move
 from gamelib.runtime.kernels import kernel
-from gamelib.search import (EVAL_CACHE_KEEP, EVAL_CACHE_NEW, child_leaves_into, child_scores_into,
-                            leaf_features_unsorted_into, new_leaves_buffers, new_workspace,
-                            root_scores_into)
 
-__all__ = ["REWARDS", "ALGORITHMS", "ENCLOSURE_BONUS", "LearnerSettings", "SelfPlayGame",
-           "enclosure_bonus", "enclosure_bonus_usi", "game_rewards", "mirror_replies", "play_pg_games",
-           "pg_update", "play_td_games", "policy_sharpness", "start_state"]
+__all__ = ["REWARDS", "ALGORITHMS", "ENCLOSURE_BONUS", "RESULT_FIRST_WINS", "RESULT_SECOND_WINS",
+           "RESULT_DRAW", "LearnerSettings", "SelfPlayGame", "enclosure_bonus", "enclosure_bonus_usi",
+           "game_rewards", "mirror_replies", "play_pg_games", "pg_update", "play_td_games",
+           "policy_sharpness", "start_state", "kernels"]
 
 #: The reward settings.
 REWARDS = ("mdp", "non_mdp")
 #: The bonus per enclosing gold or silver (the paper: 0.1).
 ENCLOSURE_BONUS = 0.1
+#: A game's result: the first player (sente, Othello's black) won, the second won, a draw (the
+#: codes of :mod:`gamelib.minishogi.core`'s ``RESULT_*``).
+RESULT_FIRST_WINS, RESULT_SECOND_WINS, RESULT_DRAW = 1, 2, 3
 
-_MAX_TRACKED = 16
+_SHOGI = registry.get("minishogi")
 _N_HAND = len(R.HAND_TYPES)  # hand entries per side in the state (core.HAND)
 
 
-@njit(cache=True)
-def enclosure_counts(s, out):
-    """``out[side]`` = the number of ``side``'s enclosing golds and silvers (see the module
-    docstring) at the end of the game held in state ``s`` (``s`` is not modified).
-
-    The game's first position is recovered by taking back every move of the history; the
-    golds and silvers standing on the board there are then followed move by move.
-    """
-    t = s.copy()
-    n = t[core.PLY]
-    moves = np.empty(n, dtype=np.int64)
-    for p in range(n):
-        moves[p] = t[core.HIST + core.HIST_STRIDE * p + 2]
-    for p in range(n):
-        core.unmake_move(t)
-    sq = np.full(_MAX_TRACKED, -1, dtype=np.int64)
-    owner = np.zeros(_MAX_TRACKED, dtype=np.int64)
-    k = 0
-    for x in range(R.SQUARES):
-        pc = t[x]
-        typ = core.piece_type(pc)
-        if pc != 0 and (typ == R.GOLD or typ == R.SILVER) and k < _MAX_TRACKED:
-            sq[k] = x
-            owner[k] = core.piece_owner(pc)
-            k += 1
-    for p in range(n):
-        m = moves[p]
-        side = t[core.STM]
-        to = core.move_to(m)
-        frm = core.move_from(m)
-        if not core.is_drop(m):
-            for i in range(k):
-                if sq[i] == to and owner[i] != side:
-                    sq[i] = -1  # captured: it has left the board
-            for i in range(k):
-                if sq[i] == frm and owner[i] == side:
-                    sq[i] = to
-        core.make_move(t, m)
-    out[0] = 0
-    out[1] = 0
-    for i in range(k):
-        x = sq[i]
-        if x < 0:
-            continue
-        pc = t[x]
-        typ = core.piece_type(pc)
-        if core.piece_owner(pc) != owner[i] or not (typ == R.GOLD or typ == R.SILVER):
-            continue
-        if core.king_distance(x, t[core.KING_SQ + owner[i]]) == 1:
-            out[owner[i]] += 1
+def kernels(game: Game):
+    """This module's generic kernels compiled for ``game`` (once per process)."""
+    return specialize(game, sys.modules[__name__])
 
 
-@njit(cache=True)
+@generic
 def rewards_into(s, result, non_mdp, bonus, out):
-    """``out[side]`` = the final reward of ``side`` for game result ``result``
-    (``core.RESULT_*``) of the game in state ``s``; ``non_mdp`` adds ``bonus`` per enclosing
-    gold/silver to both decisive rewards."""
-    if result == core.RESULT_SENTE_WINS:
+    """``out[side]`` = the final reward of ``side`` (0 the first player) for the game in state
+    ``s`` ended with ``result`` (:data:`RESULT_FIRST_WINS`, ...); ``non_mdp`` adds ``bonus`` per
+    unit of the game's ``bonus_counts`` (5×5 shogi: enclosing golds and silvers) to both decisive
+    rewards."""
+    if result == RESULT_FIRST_WINS:
         out[0] = 1.0
         out[1] = -1.0
-    elif result == core.RESULT_GOTE_WINS:
+    elif result == RESULT_SECOND_WINS:
         out[0] = -1.0
         out[1] = 1.0
     else:
@@ -161,7 +139,7 @@ def rewards_into(s, result, non_mdp, bonus, out):
         return
     if non_mdp:
         cnt = np.zeros(2, dtype=np.int64)
-        enclosure_counts(s, cnt)
+        bonus_counts(s, cnt)
         out[0] += bonus * cnt[0]
         out[1] += bonus * cnt[1]
 
@@ -181,9 +159,10 @@ def _state_from_usi(sfen: str, usi_moves) -> np.ndarray:
 
 
 def enclosure_bonus(s, bonus: float = ENCLOSURE_BONUS) -> tuple[float, float]:
-    """(sente's, gote's) enclosure bonus at the end of the game in state ``s``."""
+    """(sente's, gote's) enclosure bonus at the end of the 5×5 shogi game in state ``s``
+    (:func:`gamelib.games.minishogi.bonus_counts`)."""
     cnt = np.zeros(2, dtype=np.int64)
-    enclosure_counts(np.asarray(s, dtype=np.int64), cnt)
+    _SHOGI.bonus_counts(np.asarray(s, dtype=np.int64), cnt)
     return bonus * float(cnt[0]), bonus * float(cnt[1])
 
 
@@ -215,7 +194,8 @@ def game_rewards(s, result: int, reward: str = "mdp",
         raise ValueError(f"result must be a finished game's core.RESULT_* code (1, 2 or 3), got "
                          f"{result!r}")
     out = np.zeros(2)
-    rewards_into(np.asarray(s, dtype=np.int64), int(result), reward == "non_mdp", float(bonus), out)
+    kernels(_SHOGI).rewards_into(np.asarray(s, dtype=np.int64), int(result), reward == "non_mdp",
+                                 float(bonus), out)
     return float(out[0]), float(out[1])
 
 
@@ -414,47 +394,72 @@ class SelfPlayGame:
 
 
 # ----------------------------------------------------------------------------- the game kernel
-def start_state(max_plies: int, qdepth: int) -> np.ndarray:
-    """The start position as a core state with history room for a capped game and its search
-    (a new array: a copy of the one parsed for these sizes)."""
-    return _parsed_start(int(max_plies), int(qdepth)).copy()
+def start_state(max_plies: int, qdepth: int, game: Game = _SHOGI) -> np.ndarray:
+    """The start position of ``game`` as a state with history room for a capped game and its
+    search (a new array: a copy of the one made for these sizes)."""
+    return _made_start(game, int(max_plies) + int(qdepth) + 8).copy()
 
 
 @functools.lru_cache(maxsize=16)
-def _parsed_start(max_plies: int, qdepth: int) -> np.ndarray:
-    # parsed once per process: the training's statistics replay every game (mirror_replies)
-    board, hands, side, number = parse_sfen(R.START_SFEN)
-    state = core.new_state(board, hands, side, number, capacity=max_plies + qdepth + 8)
+def _made_start(game: Game, capacity: int) -> np.ndarray:
+    # made once per process: the training's statistics replay every game (mirror_replies)
+    state = game.start(capacity)
     state.flags.writeable = False
     return state
 
 
-@njit(cache=True)
+@generic
+def _rule_end(s, max_plies):
+    """The game's end by a rule a side with a legal move must also obey -- the repetition rule
+    (exact: no cycle inside a search), then the ply cap (a draw) -- from the side to move's view,
+    or ``ONGOING``; a loop that generates the moves anyway tests for none itself."""
+    r = repetition(s, plies_made(s) + 1)
+    if r != ONGOING:
+        return r
+    if max_plies > 0 and game_ply(s) >= max_plies:
+        return DRAW
+    return ONGOING
+
+
+@generic
+def _final_result(s, buf, max_plies):
+    """:data:`RESULT_FIRST_WINS`, :data:`RESULT_SECOND_WINS` or :data:`RESULT_DRAW` of the
+    finished game at ``s``: the rules' outcome (a side without a legal move first), else the ply
+    cap's draw."""
+    r = outcome(s, buf, 0)
+    if r == ONGOING or r == DRAW:
+        return RESULT_DRAW
+    mover = side_to_move(s)
+    winner = mover if r == WIN else 1 - mover
+    return RESULT_FIRST_WINS if winner == 0 else RESULT_SECOND_WINS
+
+
+@generic
 def _score_moves(s, first_ply, theta, kind, qdepth, max_plies, fused, ws, out):
     """Score every legal move at ``s`` into ``out`` as the learners do (see the module
     docstring); returns their number, 0 when the game is over by the rules or has no move.
     ``fused``: REINFORCE's single scan for values and features; ``first_ply``: the game's first
     ply (its searches share the evaluation cache's generation from the second move on)."""
-    if core.rule_result(s, max_plies) != core.RESULT_NONE:
+    if _rule_end(s, max_plies) != ONGOING:
         return 0
     if fused:            # every leaf's value and features from one scan
         return child_leaves_into(s, theta, max_plies, ws, out)
     if qdepth == 0:      # TD(λ): the static evaluations of the positions after the moves
         return child_scores_into(s, theta, kind, max_plies, ws, out)
-    cache = EVAL_CACHE_NEW if s[core.PLY] == first_ply else EVAL_CACHE_KEEP
+    cache = EVAL_CACHE_NEW if plies_made(s) == first_ply else EVAL_CACHE_KEEP
     return root_scores_into(s, theta, kind, 1, qdepth, max_plies, ws, out, cache)
 
 
-@njit(cache=True)
+@generic
 def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non_mdp, bonus,
                    pg_mode, g, vals, vptr, vidx, vval, ws, out, probs, buf, info, rew, mlog):
     """Play one self-play game from ``start`` with the softmax policy over ``root_leaves``
-    (``theta``: the parameters, or prepared weights, :func:`gamelib.evaluation.shogi.prepare`).
+    (``theta``: prepared weights, the game's ``prepare_weights``).
 
     PG mode accumulates each side's g(m) (eq. 3) into ``g[side]``; TD mode records each side's
     chosen values and leaf features as CSR rows (``vals``, ``vptr``, ``vidx``, ``vval``). Writes
-    ``info = [result, plies, moves of sente, moves of gote]``, the rewards into ``rew`` and the
-    moves played into ``mlog[:plies]``.
+    ``info = [result, plies, moves of the first player, moves of the second]``, the rewards into
+    ``rew`` and the moves played into ``mlog[:plies]``.
     """
     s = start.copy()
     np.random.seed(seed)
@@ -463,15 +468,16 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
     nnz = np.zeros(2, dtype=np.int64)
     vptr[0, 0] = 0
     vptr[1, 0] = 0
-    fused = pg_mode and qdepth == 0 and kind == ev.EVAL_LINEAR   # REINFORCE
+    first_ply = plies_made(start)
+    fused = pg_mode and qdepth == 0 and kind == EVAL_LINEAR   # REINFORCE
     while True:
-        n = _score_moves(s, start[core.PLY], theta, kind, qdepth, max_plies, fused, ws, out)
-        if n == 0:  # the game is over: game_result says how (no legal move loses first)
-            r = core.game_result(s, buf, 0, max_plies)
+        n = _score_moves(s, first_ply, theta, kind, qdepth, max_plies, fused, ws, out)
+        if n == 0:  # the game is over
+            r = _final_result(s, buf, max_plies)
             break
         softmax_into(scores, n, temperature, probs)
         k = sample_from(probs, n, np.random.random())
-        side = s[core.STM]
+        side = side_to_move(s)
         if pg_mode:   # every leaf's features (eq. 7), but those of weight 0 add nothing
             if not fused:
                 ptr[0] = 0
@@ -488,16 +494,16 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
             nnz[side] = z
             vptr[side, c + 1] = z
         cnt[side] += 1
-        mlog[s[core.PLY]] = moves[k]
-        core.make_move(s, np.int64(moves[k]))
+        mlog[plies_made(s) - first_ply] = moves[k]
+        make_move(s, np.int64(moves[k]))
     rewards_into(s, r, non_mdp, bonus, rew)
     info[0] = r
-    info[1] = s[core.PLY]
+    info[1] = plies_made(s) - first_ply
     info[2] = cnt[0]
     info[3] = cnt[1]
 
 
-@njit(cache=True)
+@generic
 def _policy_game(theta, start, kind, qdepth, temperature, max_plies, seed, ws, out, probs, acc):
     """Play one self-play game from ``start`` with θ fixed (prepared weights) and the softmax
     policy, as :func:`_selfplay_game` does (the same moves for the same θ and seed), adding to
@@ -505,8 +511,9 @@ def _policy_game(theta, start, kind, qdepth, temperature, max_plies, seed, ws, o
     s = start.copy()
     np.random.seed(seed)
     moves, scores = out[0], out[1]
+    first_ply = plies_made(start)
     while True:
-        n = _score_moves(s, start[core.PLY], theta, kind, qdepth, max_plies, False, ws, out)
+        n = _score_moves(s, first_ply, theta, kind, qdepth, max_plies, False, ws, out)
         if n == 0:
             return
         softmax_into(scores, n, temperature, probs)
@@ -520,10 +527,10 @@ def _policy_game(theta, start, kind, qdepth, temperature, max_plies, seed, ws, o
                     h -= probs[j] * xm.log(probs[j])
             acc[2] += 1.0
             acc[3] += h / xm.log(float(n))
-        core.make_move(s, np.int64(moves[k]))
+        make_move(s, np.int64(moves[k]))
 
 
-def policy_sharpness(theta, settings: LearnerSettings, seeds) -> dict:
+def policy_sharpness(theta, settings: LearnerSettings, seeds, game: Game = _SHOGI) -> dict:
     """How sharp a learner's self-play policy (eq. 6) is at θ, held fixed over games with the
     given seeds (TD learners: the moves :func:`play_td_games` would play if θ did not change).
 
@@ -535,15 +542,17 @@ def policy_sharpness(theta, settings: LearnerSettings, seeds) -> dict:
         (the mean over those of ``H(π) / log n``, ``H(π) = −Σ_a π(a) log π(a)``: 1 for the
         uniform policy, 0 for a deterministic one).
     """
-    theta = _check_theta(theta, settings)
+    game = _check_game(game, settings)
+    theta = _check_theta(game, theta, settings)
     seeds = _check_seeds(seeds)
-    _, _, _, _, ws, out, probs, _ = _buffers(settings)
-    start = start_state(settings.max_plies, settings.qdepth)
-    weights = ev.prepare(theta)
+    _, _, _, _, ws, out, probs, _ = _buffers(game, settings)
+    start = start_state(settings.max_plies, settings.qdepth, game)
+    weights = _prepared(game, theta)
     acc = np.zeros(4)
+    policy_game = kernels(game)._policy_game
     for seed in seeds:
-        _policy_game(weights, start, ev.EVAL_LINEAR, settings.qdepth, settings.temperature,
-                     settings.max_plies, int(seed), ws, out, probs, acc)
+        policy_game(weights, start, EVAL_LINEAR, settings.qdepth, settings.temperature,
+                    settings.max_plies, int(seed), ws, out, probs, acc)
     return {"moves": int(acc[0]), "chosen_prob": acc[1] / max(acc[0], 1.0),
             "positions": int(acc[2]), "entropy_fraction": acc[3] / max(acc[2], 1.0)}
 
@@ -573,7 +582,7 @@ def _tie_sides(theta, before, half):
         theta[k + half] = w
 
 
-@njit(cache=True)
+@generic
 def _td_games(theta, start, kind, qdepth, temperature, max_plies, seeds, non_mdp, bonus, alpha,
               lam, gamma, beta, frozen, tie, vals, vptr, vidx, vval, ws, out, probs, buf, stats,
               mlogs):
@@ -581,18 +590,18 @@ def _td_games(theta, start, kind, qdepth, temperature, max_plies, seeds, non_mdp
     weight ``theta[frozen]`` is kept as it is (``frozen < 0``: none); ``tie > 0``: the first
     ``tie`` weights and the next ``tie`` stay equal (:func:`_tie_sides`).
 
-    ``stats[i] = [result, plies, moves of sente, moves of gote, reward of sente, reward of
-    gote]``, ``mlogs[i, :plies]`` the moves; returns nothing.
+    ``stats[i] = [result, plies, moves of the first player, of the second, reward of the first,
+    of the second]``, ``mlogs[i, :plies]`` the moves; returns nothing.
     """
     g = np.zeros((2, 1))
     info = np.zeros(4, dtype=np.int64)
     rew = np.zeros(2)
     keep = theta[frozen] if frozen >= 0 else 0.0
     before = theta[:tie].copy()
-    weights = np.empty(ev.N_WEIGHTS)
+    weights = np.empty(N_WEIGHTS)
     for i in range(seeds.shape[0]):
-        weights[:theta.shape[0]] = theta      # θ changed after the last game: its pair table too
-        ev.prepare_into(weights)
+        weights[:theta.shape[0]] = theta      # θ changed after the last game: its derived weights too
+        prepare_weights(weights)
         _selfplay_game(weights, start, kind, qdepth, temperature, max_plies, seeds[i], non_mdp,
                        bonus, False, g, vals, vptr, vidx, vval, ws, out, probs, buf, info, rew,
                        mlogs[i])
@@ -610,13 +619,45 @@ def _td_games(theta, start, kind, qdepth, temperature, max_plies, seeds, non_mdp
         stats[i, 5] = rew[1]
 
 
-def _check_theta(theta, settings=None) -> np.ndarray:
-    theta = ev.check_theta(theta)
-    if settings is not None and settings.tie_sides and not np.array_equal(
-            theta[:ev.OPP_OFFSET], theta[ev.OPP_OFFSET:2 * ev.OPP_OFFSET]):
+def _check_game(game: Game, settings: LearnerSettings) -> Game:
+    """``game`` if it has what ``settings`` ask of its evaluation and rewards."""
+    if not isinstance(game, Game):
+        raise ValueError(f"game must be a registered gamelib.games Game, got {game!r}")
+    if settings.reward == "non_mdp" and not game.HAS_BONUS:
+        raise ValueError(f"the non-MDP reward needs a game with a shaping bonus; {game.name} has "
+                         "none (reward='mdp')")
+    if not settings.learn_tempo and game.TEMPO_INDEX < 0:
+        raise ValueError(f"learn_tempo=False freezes the tempo weight; {game.name}'s evaluation "
+                         "has no tempo feature")
+    if settings.tie_sides and game.SIDE_HALF == 0:
+        raise ValueError(f"tie_sides ties the two sides' weights; {game.name}'s evaluation has "
+                         "no side halves")
+    return game
+
+
+def _check_theta(game: Game, theta, settings=None) -> np.ndarray:
+    arr = np.asarray(theta)
+    if arr.ndim != 1 or arr.shape[0] != game.N_FEATURES:
+        raise ValueError(f"theta must be a vector of {game.N_FEATURES} parameters ({game.name}'s "
+                         f"evaluation), got shape {arr.shape}")
+    if not (np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer)):
+        raise ValueError(f"theta must be numeric, got dtype {arr.dtype}")
+    arr = np.ascontiguousarray(arr, dtype=np.float64)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"theta has {int(np.sum(~np.isfinite(arr)))} non-finite values")
+    half = game.SIDE_HALF
+    if settings is not None and settings.tie_sides and not np.array_equal(arr[:half], arr[half:2 * half]):
         raise ValueError("tie_sides needs theta with equal halves (θ_stm = θ_opp), e.g. from "
                          "gamelib.evaluation.shogi.initial_theta or side_weights_theta")
-    return theta
+    return arr
+
+
+def _prepared(game: Game, theta: np.ndarray) -> np.ndarray:
+    """θ followed by the game's derived weights (``prepare_weights``): what the searches read."""
+    w = np.empty(game.N_WEIGHTS)
+    w[:game.N_FEATURES] = theta
+    game.prepare_weights(w)
+    return w
 
 
 def _check_seeds(seeds) -> np.ndarray:
@@ -628,28 +669,32 @@ def _check_seeds(seeds) -> np.ndarray:
     return seeds.astype(np.int64)
 
 
-def _buffers(settings: LearnerSettings):
+def _buffers(game: Game, settings: LearnerSettings):
     per_side = settings.max_plies // 2 + 2
     return (np.zeros((2, per_side)), np.zeros((2, per_side + 1), dtype=np.int64),
-            np.zeros((2, per_side * ev.MAX_ACTIVE), dtype=np.int64),
-            np.zeros((2, per_side * ev.MAX_ACTIVE)), new_workspace(0), new_leaves_buffers(),
-            np.zeros(core.MAX_MOVES), np.zeros(core.MAX_MOVES, dtype=np.int32))
+            np.zeros((2, per_side * game.MAX_ACTIVE), dtype=np.int64),
+            np.zeros((2, per_side * game.MAX_ACTIVE)), ab.new_workspace(game, 0),
+            lv.new_leaves_buffers(game), np.zeros(game.MAX_MOVES),
+            np.zeros(game.MAX_MOVES, dtype=np.int32))
 
 
-def play_pg_games(theta, settings: LearnerSettings, seeds) -> list[SelfPlayGame]:
+def play_pg_games(theta, settings: LearnerSettings, seeds, game: Game = _SHOGI) -> list[SelfPlayGame]:
     """Self-play games with θ fixed, each side's g(m) (eq. 3) recorded (PGLeaf, REINFORCE).
 
     Parameters
     ----------
-    theta : float64 array of length ``N_FEATURES``
+    theta : float64 array of length ``game.N_FEATURES``
     settings : LearnerSettings
     seeds : array of int
         One seed in [0, 2**32) per game.
+    game : gamelib.games.protocol.Game
+        The game (5×5 shogi by default).
     """
-    theta = _check_theta(theta, settings)
+    game = _check_game(game, settings)
+    theta = _check_theta(game, theta, settings)
     seeds = _check_seeds(seeds)
-    vals, vptr, vidx, vval, ws, out, probs, buf = _buffers(settings)
-    start = start_state(settings.max_plies, settings.qdepth)
+    vals, vptr, vidx, vval, ws, out, probs, buf = _buffers(game, settings)
+    start = start_state(settings.max_plies, settings.qdepth, game)
     g = np.zeros((2, theta.size))
     info = np.zeros(4, dtype=np.int64)
     rew = np.zeros(2)
@@ -657,9 +702,10 @@ def play_pg_games(theta, settings: LearnerSettings, seeds) -> list[SelfPlayGame]
     g_idx = np.zeros(theta.size, dtype=np.int32)
     g_val = np.zeros(theta.size)
     records = []
-    weights = ev.prepare(theta)           # θ is fixed: its pair table once for all the games
+    weights = _prepared(game, theta)      # θ is fixed: its derived weights once for all the games
+    selfplay_game = kernels(game)._selfplay_game
     for seed in seeds:
-        _selfplay_game(weights, start, ev.EVAL_LINEAR, settings.qdepth, settings.temperature,
+        selfplay_game(weights, start, EVAL_LINEAR, settings.qdepth, settings.temperature,
                        settings.max_plies, int(seed), settings.reward == "non_mdp",
                        settings.bonus, True, g, vals, vptr, vidx, vval, ws, out, probs, buf,
                        info, rew, mlog)
@@ -673,13 +719,14 @@ def play_pg_games(theta, settings: LearnerSettings, seeds) -> list[SelfPlayGame]
     return records
 
 
-def pg_update(theta, records, settings: LearnerSettings) -> np.ndarray:
+def pg_update(theta, records, settings: LearnerSettings, game: Game = _SHOGI) -> np.ndarray:
     """θ after one policy-gradient update from M games played with θ (eqs. 1-4).
 
     Each side is an agent with its own M episodes, baseline and estimator; both steps are added
     to the shared θ (:func:`gamelib.learn.policy_gradient.self_play_update`).
     """
-    theta = _check_theta(theta, settings)
+    game = _check_game(game, settings)
+    theta = _check_theta(game, theta, settings)
     if not records:
         raise ValueError("no games to learn from")
     agents = []
@@ -695,14 +742,16 @@ def pg_update(theta, records, settings: LearnerSettings) -> np.ndarray:
     new = self_play_update(theta, agents, alpha=settings.alpha, gamma=settings.gamma,
                            baseline=settings.baseline)
     if not settings.learn_tempo:
-        new[ev.TEMPO_INDEX] = theta[ev.TEMPO_INDEX]
+        new[game.TEMPO_INDEX] = theta[game.TEMPO_INDEX]
     if settings.tie_sides:
-        _tie_sides(new, theta[:ev.OPP_OFFSET].copy(), ev.OPP_OFFSET)
+        _tie_sides(new, theta[:game.SIDE_HALF].copy(), game.SIDE_HALF)
     return new
 
 
-def play_td_games(theta, settings: LearnerSettings, seeds) -> tuple[np.ndarray, list[SelfPlayGame]]:
-    """TD(λ) / TDLeaf(λ): play the games in turn, updating θ after each one.
+def play_td_games(theta, settings: LearnerSettings, seeds,
+                  game: Game = _SHOGI) -> tuple[np.ndarray, list[SelfPlayGame]]:
+    """TD(λ) / TDLeaf(λ): play the games in turn, updating θ after each one (in ``game``, 5×5
+    shogi by default).
 
     Returns
     -------
@@ -711,18 +760,19 @@ def play_td_games(theta, settings: LearnerSettings, seeds) -> tuple[np.ndarray, 
     records : list of SelfPlayGame
         The games (without g).
     """
-    theta = _check_theta(theta, settings).copy()
+    game = _check_game(game, settings)
+    theta = _check_theta(game, theta, settings).copy()
     seeds = _check_seeds(seeds)
-    vals, vptr, vidx, vval, ws, out, probs, buf = _buffers(settings)
-    start = start_state(settings.max_plies, settings.qdepth)
+    vals, vptr, vidx, vval, ws, out, probs, buf = _buffers(game, settings)
+    start = start_state(settings.max_plies, settings.qdepth, game)
     stats = np.zeros((seeds.size, 6))
     mlogs = np.zeros((seeds.size, settings.max_plies + 1), dtype=np.int32)
-    _td_games(theta, start, ev.EVAL_LINEAR, settings.qdepth, settings.temperature,
-              settings.max_plies, seeds, settings.reward == "non_mdp", settings.bonus,
-              settings.alpha, settings.lam, settings.gamma, settings.beta,
-              -1 if settings.learn_tempo else ev.TEMPO_INDEX,
-              ev.OPP_OFFSET if settings.tie_sides else 0, vals, vptr, vidx,
-              vval, ws, out, probs, buf, stats, mlogs)
+    kernels(game)._td_games(theta, start, EVAL_LINEAR, settings.qdepth, settings.temperature,
+                            settings.max_plies, seeds, settings.reward == "non_mdp",
+                            settings.bonus, settings.alpha, settings.lam, settings.gamma,
+                            settings.beta, -1 if settings.learn_tempo else game.TEMPO_INDEX,
+                            game.SIDE_HALF if settings.tie_sides else 0, vals, vptr, vidx,
+                            vval, ws, out, probs, buf, stats, mlogs)
     records = []
     for i in range(seeds.size):
         plies = int(stats[i, 1])

@@ -7,8 +7,9 @@ from the side to move's view, and never while a move is left (``in_check`` as th
 every move made and taken back restores the live state and the key exactly, the side to move
 alternates, and the incrementally kept key equals the key computed from scratch; the features
 are distinct, in range and non-zero, and θ·φ reproduces the game's evaluation; the learners'
-kernels give the features in any order and the evaluation bit for bit, and ``room`` counts the
-plies left; the generic
+kernels give the features in any order and the evaluation bit for bit, ``room`` counts the
+plies left, the prepared weights evaluate as θ, the shaping bonus is counted only where the game
+has one; the generic
 perft gives the published numbers from the start position and the oracle's and the game's own
 perft elsewhere.
 
@@ -181,6 +182,21 @@ def check_learner_kernels(game, oracle, sample, rng):
             assert int(game.room(s)) == room, f"{game.name}: room after unmake"
     fresh = game.start(40)
     assert int(game.room(fresh)) >= 40, f"{game.name}: room of start(40) is {int(game.room(fresh))}"
+    weights = np.zeros(game.N_WEIGHTS)
+    weights[:game.N_FEATURES] = theta
+    game.prepare_weights(weights)
+    assert np.array_equal(weights[:game.N_FEATURES], theta), f"{game.name}: prepare_weights changed θ"
+    counts = np.zeros(2, dtype=np.int64)
+    for s, _ in sample:
+        assert float(game.evaluate(s, weights)) == float(game.evaluate(s, theta)), \
+            f"{game.name}: the prepared weights evaluate otherwise"
+        game.bonus_counts(s, counts)
+        assert counts.min() >= 0 and (game.HAS_BONUS or not counts.any()), \
+            f"{game.name}: bonus_counts {counts.tolist()} (HAS_BONUS {game.HAS_BONUS})"
+    if game.TEMPO_INDEX >= 0:
+        for s, _ in sample:
+            n = int(game.features(s, idx, val))
+            assert game.TEMPO_INDEX in idx[:n].tolist(), f"{game.name}: a position without the tempo feature"
 
 
 def check_search_kernels(game, oracle, sample, rng):
@@ -427,6 +443,17 @@ def _room_never_shrinks(s):
     return 1000
 
 
+@njit
+def _prepare_nothing(w):
+    pass
+
+
+@njit
+def _a_bonus_for_black(s, out):
+    out[0] = 1
+    out[1] = 0
+
+
 #: case -> (game, what is replaced, the check that must fail, the start of its message).
 BROKEN = {
     "othello gen_moves drops a move": (
@@ -460,6 +487,10 @@ BROKEN = {
         "minishogi", {"evaluate_and_features": _value_rounded_otherwise}, check_learner_kernels,
         "evaluate_and_features' value"),
     "othello room that never shrinks": ("othello", {"room": _room_never_shrinks}, check_learner_kernels, "room after"),
+    "minishogi prepare_weights leaves the pair table empty": (
+        "minishogi", {"prepare_weights": _prepare_nothing}, check_learner_kernels, "the prepared weights"),
+    "othello bonus_counts without a bonus": (
+        "othello", {"bonus_counts": _a_bonus_for_black}, check_learner_kernels, "bonus_counts"),
     "minishogi count_moves counts evasions wrong": (
         "minishogi", {"count_moves": _one_more_leaf}, check_perft_positions, r"perft\(2\)"),
 }

@@ -3,6 +3,7 @@ the generic functions' argument checks and the generic-vs-own perft benchmark.""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -45,6 +46,16 @@ def test_every_missing_and_wrong_entry_is_named_in_one_error():
         "game 'toy' (SimpleNamespace) does not follow gamelib.games.protocol: lacks outcome, "
         "live_length, start; features is not a numba @njit function; PASS must be an integer in "
         "[-1, 2147483647], got '64'")
+
+
+@pytest.mark.parametrize("replace, message", [
+    ({"N_WEIGHTS": 10}, "N_WEIGHTS (10) is below N_FEATURES (54848)"),
+    ({"TEMPO_INDEX": 54848}, "TEMPO_INDEX (54848) is not a feature (N_FEATURES 54848)"),
+    ({"SIDE_HALF": 30000}, "two SIDE_HALF blocks (30000) exceed N_FEATURES (54848)"),
+])
+def test_learner_constants_must_fit_the_features(replace, message):
+    with pytest.raises(ProtocolError, match=re.escape(message)):
+        game_from_module("toy", _othello_space(**replace))
 
 
 def test_a_game_name_must_be_an_identifier():
