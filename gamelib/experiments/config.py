@@ -95,6 +95,15 @@ class ExperimentConfig(Mapping):
         return dict(self)
 
 
+def below_cap(config: ExperimentConfig, name: str, cap: int, what: str) -> None:
+    """``ValueError`` unless the plies ``config.<name>`` (random opening plies) end before the
+    cap of ``cap`` plies of ``what`` (e.g. "the matches'"): a game must have a move after its
+    opening."""
+    value = getattr(config, name)
+    if value >= cap:
+        raise ValueError(f"{name} ({value}) must be below {what} cap of {cap} plies")
+
+
 def choices(name: str, value, valid) -> tuple:
     """``value`` as a tuple if it is a non-empty list of distinct values of ``valid``."""
     if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value \

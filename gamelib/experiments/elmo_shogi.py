@@ -36,7 +36,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from gamelib.evaluation import shogi as ev
-from gamelib.experiments.config import ExperimentConfig, distinct_numbers
+from gamelib.experiments.config import ExperimentConfig, below_cap, distinct_numbers
 from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
 from gamelib.runtime.checks import check_integer, check_number
@@ -131,9 +131,7 @@ class ElmoConfig(ExperimentConfig):
             raise ValueError(f"lambdas {list(self.lambdas)} must differ in their first 6 "
                              f"significant digits: their losses are named {names}")
         for name in ("opening_plies", "match_opening_plies"):
-            if getattr(self, name) >= _MAX_PLIES:
-                raise ValueError(f"{name} ({getattr(self, name)}) must be below the games' cap "
-                                 f"of {_MAX_PLIES} plies")
+            below_cap(self, name, _MAX_PLIES, "the games'")
 
 
 def elmo_config(sizes: Mapping[str, Any]) -> ElmoConfig:

@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from gamelib.runtime.executor import available_cores
-from gamelib.experiments.config import ExperimentConfig, choices, increasing_integers
+from gamelib.experiments.config import ExperimentConfig, below_cap, choices, increasing_integers
 from gamelib.experiments.pgleaf.config import PROFILES as PGLEAF_PROFILES, RunSpec
 from gamelib.experiments.pgleaf.training import theta_file
 from gamelib.experiments.registry import RunOptions, register
@@ -190,9 +190,7 @@ class LadderConfig(ExperimentConfig):
         if self.games % 2:
             raise ValueError(f"games must be even (each opening is played with both colours), "
                              f"got {self.games}")
-        if self.opening_plies >= self.max_plies:
-            raise ValueError(f"opening_plies ({self.opening_plies}) must be below max_plies "
-                             f"({self.max_plies})")
+        below_cap(self, "opening_plies", self.max_plies, "the games'")
         bad = [p for p in self.pgleaf_points if p not in _PGLEAF_SAVED]
         if bad:
             raise ValueError(f"pgleaf_points {bad} must be points at which the committed PGLeaf "

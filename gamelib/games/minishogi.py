@@ -41,11 +41,12 @@ from numba import njit
 from gamelib.evaluation import shogi as _ev
 from gamelib.minishogi import core as _core
 from gamelib.minishogi import rules as _rules
+from gamelib.minishogi.notation import format_usi, usi_to_move
 from gamelib.minishogi.position import Position
 from gamelib.runtime.kernels import kernel
 from .protocol import DRAW, LOSS, ONGOING, WIN
 
-__all__ = ["start", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS", "PERFT_END_LEAF",
+__all__ = ["start", "with_room", "move_text", "parse_move", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS", "PERFT_END_LEAF",
            "gen_moves", "count_moves", "gen_noisy", "make_move", "unmake_move", "outcome",
            "in_check", "side_to_move", "game_ply", "hash_key", "hash_from_scratch",
            "live_length", "evaluate", "features", "has_moves", "order_key", "is_quiet",
@@ -100,6 +101,25 @@ def start(capacity: int = _core.DEFAULT_CAPACITY) -> np.ndarray:
     """The start position's state with room for ``capacity`` plies of history."""
     s = Position().state
     return _core.new_state(s[:25], s[_HAND:_HAND + 10], int(s[_STM]), capacity=capacity)
+
+
+def with_room(s: np.ndarray, plies: int) -> np.ndarray:
+    """A copy of the state ``s`` (position and history) with history rows for ``plies`` more."""
+    used = _HIST + _HIST_STRIDE * (int(s[_PLY]) + 1)
+    out = np.zeros(used + _HIST_STRIDE * int(plies), dtype=np.int64)
+    out[:used] = s[:used]
+    return out
+
+
+def move_text(m: int) -> str:
+    """The move in USI notation (:func:`gamelib.minishogi.notation.format_usi`)."""
+    return format_usi(int(m))
+
+
+def parse_move(s: np.ndarray, text: str) -> int:
+    """The legal move of ``s`` written ``text`` in USI (``ValueError`` if malformed or
+    illegal)."""
+    return usi_to_move(s, text)
 
 
 @kernel(inline="always")

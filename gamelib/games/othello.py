@@ -48,6 +48,7 @@ from numba import njit
 
 from gamelib.othello import core as _core
 from gamelib.othello.board import MAX_GAME_PLIES
+from gamelib.othello.squares import SQUARE_NAMES
 from gamelib.othello.value_table import _hash as _pair_hash
 from gamelib.runtime.bits import cttz as _cttz
 from gamelib.runtime.index import unsigned as _u
@@ -55,7 +56,7 @@ from gamelib.runtime.kernels import kernel
 from . import othello_features as _features
 from .protocol import DRAW, LOSS, ONGOING, WIN
 
-__all__ = ["start", "new_state", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS",
+__all__ = ["start", "with_room", "move_text", "parse_move", "new_state", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS",
            "PERFT_END_LEAF", "gen_moves", "count_moves", "gen_noisy", "make_move", "unmake_move",
            "outcome", "in_check", "side_to_move", "game_ply", "hash_key", "hash_from_scratch",
            "live_length", "evaluate", "features", "has_moves", "order_key", "is_quiet",
@@ -102,6 +103,41 @@ def new_state(black: int, white: int, black_to_move: bool, game_ply: int = 0) ->
 def start(capacity: int = MAX_GAME_PLIES) -> np.ndarray:
     """The start position (black to move); every state holds a whole game, whatever ``capacity``."""
     return new_state(int(_core.START_BLACK), int(_core.START_WHITE), True)
+
+
+def with_room(s: np.ndarray, plies: int) -> np.ndarray:
+    """A copy of the state with room for ``plies`` more pairs (and at least the rest of its
+    game, as every state)."""
+    out = np.zeros(max(s.shape[0], _HIST + 2 * (int(s[_PLY]) + 1 + int(plies))), dtype=np.int64)
+    out[:s.shape[0]] = s
+    return out
+
+
+def move_text(m: int) -> str:
+    """The square's name (``a1`` ... ``h8``), or ``pass``."""
+    m = int(m)
+    if m == PASS:
+        return "pass"
+    if not 0 <= m < 64:
+        raise ValueError(f"{m} is not an Othello move (a square 0-63 or the pass {PASS})")
+    return SQUARE_NAMES[m]
+
+
+def parse_move(s: np.ndarray, text: str) -> int:
+    """The legal move of ``s`` written ``text`` (a square name, or ``pass`` when the side to move
+    must pass); ``ValueError`` naming a malformed or illegal one."""
+    if not isinstance(text, str):
+        raise ValueError(f"an Othello move is a square name or 'pass', got {text!r}")
+    word = text.strip().lower()
+    m = PASS if word in ("pass", "ps", "--", "pa") else (SQUARE_NAMES.index(word) if word in SQUARE_NAMES else -1)
+    if m < 0:
+        raise ValueError(f"malformed Othello move {text!r} (a square a1-h8 or 'pass')")
+    buf = np.empty(MAX_MOVES, dtype=np.int32)
+    n = gen_moves(s, buf, 0)
+    if m not in buf[:n].tolist():
+        raise ValueError(f"illegal move {text!r}: the legal moves are "
+                         f"{[move_text(x) for x in buf[:n]] or 'none (the game is over)'}")
+    return m
 
 
 @njit(cache=True, inline="always")

@@ -120,7 +120,11 @@ position, or -1) and ``SIDE_HALF`` (``h > 0`` if θ's first ``h`` weights are th
 and the next ``h`` the other side's, the same features, so that tying them gives the
 antisymmetric evaluation; 0 otherwise).
 
-Python: ``start(capacity) -> s``, the start position with room for ``capacity`` plies.
+Python (:data:`PYTHON`): ``start(capacity) -> s``, the start position with room for ``capacity``
+plies; ``with_room(s, plies) -> s2``, a copy of the state (position and history) with room for
+``plies`` more; ``move_text(m) -> str``, a move in the game's notation (5×5 shogi: USI; Othello:
+the square, ``pass``); ``parse_move(s, text) -> m``, the legal move of ``s`` written ``text``
+(``ValueError`` naming a malformed or illegal one).
 """
 
 from __future__ import annotations
@@ -180,6 +184,7 @@ __all__ = [
     "PERFT_END_LEAF",
     "MOVE_INDEX_SIZE",
     "HAS_REPETITION",
+    "PYTHON",
     "N_WEIGHTS",
     "HAS_BONUS",
     "TEMPO_INDEX",
@@ -305,6 +310,9 @@ HAS_BONUS = _Unbound("HAS_BONUS")
 TEMPO_INDEX = _Unbound("TEMPO_INDEX")
 SIDE_HALF = _Unbound("SIDE_HALF")
 
+#: The Python functions a game defines (module doc).
+PYTHON = ("start", "with_room", "move_text", "parse_move")
+
 #: The constants a game defines: name -> (smallest value, largest value).
 CONSTANTS = {"MAX_MOVES": (1, 2**16), "N_FEATURES": (1, 2**31 - 1), "MAX_ACTIVE": (1, 2**31 - 1),
              "PASS": (-1, 2**31 - 1), "PERFT_END_LEAF": (0, 1), "MOVE_INDEX_SIZE": (1, 1024),
@@ -314,7 +322,7 @@ CONSTANTS = {"MAX_MOVES": (1, 2**16), "N_FEATURES": (1, 2**31 - 1), "MAX_ACTIVE"
 
 @dataclass(frozen=True, eq=False)
 class Game:
-    """One game behind the protocol: its name, its kernels, constants and ``start``.
+    """One game behind the protocol: its name, its kernels, constants and Python functions.
 
     Made by :func:`game_from_module`; the fields are the protocol's names. ``in_package`` tells
     whether every kernel is defined inside ``gamelib`` (then algorithms specialised for it are
@@ -325,6 +333,9 @@ class Game:
     kernels: SimpleNamespace
     constants: SimpleNamespace
     start: Callable
+    with_room: Callable
+    move_text: Callable
+    parse_move: Callable
     in_package: bool
 
     def __getattr__(self, name):
@@ -358,12 +369,12 @@ def game_from_module(name: str, module: ModuleType | SimpleNamespace) -> Game:
     ProtocolError
         Listing, in one message, every protocol name the module lacks and every one it defines
         wrongly (a kernel that is not a numba ``@njit`` function, a constant that is not an
-        integer in its range, a ``start`` that is not callable).
+        integer in its range, a Python function that is not callable).
     """
     if not isinstance(name, str) or not name.isidentifier():
         raise ProtocolError(f"a game's name must be an identifier, got {name!r}")
     where = getattr(module, "__name__", type(module).__name__)
-    missing = [k for k in (*KERNELS, *CONSTANTS, "start") if not hasattr(module, k)]
+    missing = [k for k in (*KERNELS, *CONSTANTS, *PYTHON) if not hasattr(module, k)]
     wrong = []
     for k in KERNELS:
         if hasattr(module, k) and not isinstance(getattr(module, k), CPUDispatcher):
@@ -372,8 +383,9 @@ def game_from_module(name: str, module: ModuleType | SimpleNamespace) -> Game:
         v = getattr(module, k, None)
         if hasattr(module, k) and (isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi):
             wrong.append(f"{k} must be an integer in [{lo}, {hi}], got {v!r}")
-    if hasattr(module, "start") and not callable(module.start):
-        wrong.append("start is not callable")
+    for k in PYTHON:
+        if hasattr(module, k) and not callable(getattr(module, k)):
+            wrong.append(f"{k} is not callable")
     if not missing and not wrong:
         n = module.N_FEATURES
         if module.N_WEIGHTS < n:
@@ -389,4 +401,4 @@ def game_from_module(name: str, module: ModuleType | SimpleNamespace) -> Game:
     kernels = SimpleNamespace(**{k: getattr(module, k) for k in KERNELS})
     constants = SimpleNamespace(**{k: getattr(module, k) for k in CONSTANTS})
     in_package = all(_defined_in_package(d) for d in vars(kernels).values())
-    return Game(name, kernels, constants, module.start, in_package)
+    return Game(name, kernels, constants, *(getattr(module, k) for k in PYTHON), in_package)

@@ -1,5 +1,6 @@
-"""Matches and their measurement: game-neutral statistics and tournaments, the 5×5 shogi
-players, and the USI engine that lets other programs play them (Othello's players live in
+"""Matches and their measurement: game-neutral statistics and tournaments, players and games
+of any game behind the protocol, the 5×5 shogi players, and the USI engine that lets other
+programs play them (Othello's match players against outside engines live in
 :mod:`gamelib.othello.players`).
 
 Submodules
@@ -11,6 +12,9 @@ Submodules
 :mod:`gamelib.play.tournament`
     Round-robin and gauntlet schedules with alternating colours and per-game seeds, played in
     parallel (local cores or Dask) and resumably, tallied into records.
+:mod:`gamelib.play.games`
+    Players (random, search, softmax self-play policy), games by the rules with the ply cap,
+    random openings and tournaments of any registered game, written once over the protocol.
 :mod:`gamelib.play.shogi`
     5×5 shogi players (random, search, softmax self-play policy, the reference opponent), games
     by the rules with the ply cap, matches, round robins and gauntlets.

@@ -243,7 +243,9 @@ class _GamelibSide(_Side):
         self.player = player
 
     def move(self, start_sfen, pos, rng, max_plies):
-        return format_usi(self.player.choose(pos.state, rng, max_plies))
+        from gamelib.play.shogi import GAME
+
+        return format_usi(self.player.choose(GAME, pos.state, rng, max_plies))
 
 
 # ----------------------------------------------------------------------------- one game

@@ -16,20 +16,24 @@ used two ways:
 
 Every draw is ``rng.integers(n)`` over the legal moves in the order of
 :func:`gamelib.minishogi.core.gen_moves`, so an opening is a function of the generator alone.
+The draws are :mod:`gamelib.play.games`' (written once for every game), here with SFEN start
+positions and USI moves.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from gamelib.games import registry
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import format_usi, parse_sfen
+from gamelib.play import games
+from gamelib.play.games import MAX_REDRAWS
 
 __all__ = ["MAX_REDRAWS", "play_random_plies", "random_opening"]
 
-#: Openings drawn at most by :func:`random_opening` with ``redraw`` before it gives up.
-MAX_REDRAWS = 1000
+_GAME = registry.get("minishogi")
 
 
 def play_random_plies(s: np.ndarray, rng: np.random.Generator, plies: int, max_plies: int,
@@ -37,21 +41,15 @@ def play_random_plies(s: np.ndarray, rng: np.random.Generator, plies: int, max_p
     """Play up to ``plies`` uniformly random legal moves on the state ``s`` (changed in place),
     stopping early when the game ends (:func:`gamelib.minishogi.core.game_result` with the cap
     ``max_plies``, 0: none); the moves played, as integer codes. ``buf``: move-generator scratch
-    space of :data:`~gamelib.minishogi.core.MAX_MOVES` ints."""
-    moves = []
-    for _ in range(plies):
-        if core.game_result(s, buf, 0, max_plies) != core.RESULT_NONE:
-            break
-        n = core.gen_moves(s, buf, 0, False)
-        m = int(buf[rng.integers(n)])
-        core.make_move(s, m)
-        moves.append(m)
-    return moves
+    space of :data:`~gamelib.minishogi.core.MAX_MOVES` ints (:func:`gamelib.play.games.
+    play_random_plies` for 5×5 shogi)."""
+    return games.play_random_plies(_GAME, s, rng, plies, max_plies, buf)
 
 
 def random_opening(rng: np.random.Generator, plies: int, *, start_sfen: str = R.START_SFEN,
                    max_plies: int = 0, redraw: bool = False) -> tuple[str, ...]:
-    """``plies`` uniformly random legal moves from ``start_sfen`` in USI notation.
+    """``plies`` uniformly random legal moves from ``start_sfen`` in USI notation
+    (:func:`gamelib.play.games.random_opening` for 5×5 shogi).
 
     Parameters
     ----------
@@ -79,12 +77,9 @@ def random_opening(rng: np.random.Generator, plies: int, *, start_sfen: str = R.
     if redraw and max_plies > 0 and move_number - 1 + plies >= max_plies:
         raise ValueError(f"an opening of {plies} plies from move {move_number} reaches the cap "
                          f"of {max_plies} plies: the game would be over")
-    buf = np.empty(core.MAX_MOVES, dtype=np.int32)
-    for _ in range(MAX_REDRAWS if redraw else 1):
-        s = core.new_state(board, hands, side, move_number, capacity=plies + 2)
-        moves = play_random_plies(s, rng, plies, max_plies, buf)
-        if not redraw or (len(moves) == plies
-                          and core.game_result(s, buf, 0, max_plies) == core.RESULT_NONE):
-            return tuple(format_usi(m) for m in moves)
-    raise ValueError(f"{MAX_REDRAWS} random openings of {plies} plies from {start_sfen!r} all "
-                     f"end the game")
+    start = core.new_state(board, hands, side, move_number, capacity=plies + 2)
+    try:
+        moves = games.random_opening(_GAME, rng, plies, start, max_plies=max_plies, redraw=redraw)
+    except ValueError as err:
+        raise ValueError(f"{err} (from {start_sfen!r})") from None
+    return tuple(format_usi(m) for m in moves)

@@ -1,4 +1,6 @@
-"""Games, matches and round robins of 5×5 shogi players.
+"""Games, matches and round robins of 5×5 shogi players: :mod:`gamelib.play.games` (players,
+games, openings and tournaments written once over the game protocol) with 5×5 shogi's SFEN
+start positions, USI moves, reasons of a game's end and its players' checks.
 
 Players
 -------
@@ -41,30 +43,28 @@ one suite of openings for the whole tournament, each opening played with both co
 
 from __future__ import annotations
 
-import hashlib
 import math
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Mapping, Sequence
 
 import numpy as np
 
-from gamelib import exactmath as xm
 from gamelib.evaluation import shogi as E
 from gamelib.evaluation.reference import REFERENCE_NODE_BUDGET, REFERENCE_QDEPTH, reference_theta
-from gamelib.runtime.checks import check_integer
-from gamelib.runtime.seeds import derive_rng
+from gamelib.games import registry
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import format_usi, parse_sfen, usi_to_move
-from gamelib.play import stats, tournament
-from gamelib.play.openings import play_random_plies, random_opening
+from gamelib.play import games, stats, tournament
+from gamelib.play.games import Player, RandomPlayer, check_float, softmax_policy
 from gamelib.play.stats import Record
-from gamelib.play.tournament import GameSpec, TournamentResult
-from gamelib.search import root_leaves, search
+from gamelib.play.tournament import TournamentResult
+from gamelib.runtime.checks import check_integer
+from gamelib.runtime.seeds import derive_rng
 
 __all__ = [
     "PAPER_NOISE_STD",
+    "GAME",
     "Player",
     "RandomPlayer",
     "SearchPlayer",
@@ -83,16 +83,8 @@ __all__ = [
 
 #: The paper's evaluation noise in matches: Gaussian, mean 0, variance 0.001.
 PAPER_NOISE_STD = math.sqrt(0.001)
-
-
-def _check_float(name: str, value, positive: bool = False) -> float:
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number, got {value!r}") from None
-    if isinstance(value, bool) or not math.isfinite(x) or x < 0 or (positive and x == 0):
-        raise ValueError(f"{name} must be a finite number {'>' if positive else '>='} 0, got {value!r}")
-    return x
+#: The game these players play.
+GAME = registry.get("minishogi")
 
 
 def _check_kind(kind) -> int:
@@ -102,120 +94,27 @@ def _check_kind(kind) -> int:
 
 
 # ----------------------------------------------------------------------------- players
-class Player:
-    """A way of choosing moves. Subclasses implement :meth:`choose`."""
-
-    def choose(self, s: np.ndarray, rng: np.random.Generator, max_plies: int) -> int:
-        """A legal move of the state ``s`` (with its game history; not modified), drawing any
-        randomness from ``rng``; ``max_plies`` is the game's length cap (0: none)."""
-        raise NotImplementedError
-
-
-@dataclass(frozen=True, eq=False)
-class RandomPlayer(Player):
-    """A uniformly random legal move."""
-
-    def choose(self, s, rng, max_plies):
-        buf = np.empty(core.MAX_MOVES, dtype=np.int32)
-        n = core.gen_moves(s, buf, 0, False)
-        if n == 0:
-            raise ValueError("no legal move to choose from: the game is over")
-        return int(buf[rng.integers(n)])
-
-
-@dataclass(frozen=True, eq=False)
-class SearchPlayer(Player):
-    """The move of :func:`gamelib.search.search` with these settings.
-
-    Parameters
-    ----------
-    theta : array of ``N_FEATURES`` floats
-        Evaluation parameters.
-    kind : int
-        ``EVAL_LINEAR`` (the full features) or ``EVAL_MATERIAL`` (only the material block).
-    node_budget : int
-        Positions per move (quiescence included); the paper's 1 s/move, machine-independent.
-    max_depth : int
-        Deepest iteration.
-    qdepth : int
-        Quiescence plies.
-    noise_std : float
-        Standard deviation of the evaluation noise (the paper's matches: :data:`PAPER_NOISE_STD`).
-    """
-
-    theta: np.ndarray
-    kind: int = E.EVAL_LINEAR
-    node_budget: int = 10_000
-    max_depth: int = 64
-    qdepth: int = 8
-    noise_std: float = 0.0
+class SearchPlayer(games.SearchPlayer):
+    """:class:`gamelib.play.games.SearchPlayer` with θ checked against 5×5 shogi's evaluation
+    when it is made (``kind``: ``EVAL_LINEAR``, the full features, or ``EVAL_MATERIAL``, the
+    material block only); the move is that of :func:`gamelib.search.search`."""
 
     def __post_init__(self):
         object.__setattr__(self, "theta", E.check_theta(self.theta))
         object.__setattr__(self, "kind", _check_kind(self.kind))
-        object.__setattr__(self, "node_budget", check_integer("node_budget", self.node_budget, 1))
-        object.__setattr__(self, "max_depth", check_integer("max_depth", self.max_depth, 1))
-        object.__setattr__(self, "qdepth", check_integer("qdepth", self.qdepth, 0))
-        object.__setattr__(self, "noise_std", _check_float("noise_std", self.noise_std))
-
-    def choose(self, s, rng, max_plies):
-        seed = int(rng.integers(0, 2**63 - 1))
-        result = search(s, self.theta, self.kind, self.max_depth, self.node_budget, self.qdepth, self.noise_std, seed,
-                        max_plies=max_plies)
-        if result.move < 0:
-            raise ValueError("no legal move to choose from: the game is over")
-        return int(result.move)
+        super().__post_init__()
 
 
-def softmax_policy(scores, temperature: float) -> np.ndarray:
-    """Boltzmann probabilities :math:`\\pi_k \\propto \\exp(scores_k / T)` (the paper's eq. 6),
-    computed stably (shifted by the maximum)."""
-    temperature = _check_float("temperature", temperature, positive=True)
-    z = np.asarray(scores, dtype=np.float64) / temperature
-    if z.ndim != 1 or z.size == 0:
-        raise ValueError(f"scores must be a non-empty vector, got shape {z.shape}")
-    if not np.all(np.isfinite(z)):
-        raise ValueError("scores must be finite")
-    p = xm.exp_array(z - z.max())
-    return p / p.sum()
-
-
-@dataclass(frozen=True, eq=False)
-class SoftmaxPlayer(Player):
-    """A player that draws its move with probability eq. (6) over the principal-leaf values
-    ``evl(s, a; θ)`` of :func:`gamelib.search.root_leaves`: the learners' policy as a
-    :class:`Player`, for matches and for showing it at work. (The learners themselves play
-    their self-play games in compiled code, :mod:`gamelib.learn.selfplay`.)
-
-    Parameters
-    ----------
-    theta : array of ``N_FEATURES`` floats
-    kind : int
-    temperature : float
-        ``T`` (the paper: 0.05 for PGLeaf and REINFORCE, 0.03 for TDLeaf and TD).
-    depth, qdepth : int
-        Full-width plies (the move is ply 1) and quiescence plies (the paper: 1 and 4).
-    """
-
-    theta: np.ndarray
-    kind: int = E.EVAL_LINEAR
-    temperature: float = 0.05
-    depth: int = 1
-    qdepth: int = 4
+class SoftmaxPlayer(games.SoftmaxPlayer):
+    """:class:`gamelib.play.games.SoftmaxPlayer` with θ checked against 5×5 shogi's evaluation
+    when it is made: the learners' policy (eq. 6) over :func:`gamelib.search.root_leaves`'
+    values. (The learners themselves play their self-play games in compiled code,
+    :mod:`gamelib.learn.selfplay`.)"""
 
     def __post_init__(self):
         object.__setattr__(self, "theta", E.check_theta(self.theta))
         object.__setattr__(self, "kind", _check_kind(self.kind))
-        object.__setattr__(self, "temperature", _check_float("temperature", self.temperature, positive=True))
-        object.__setattr__(self, "depth", check_integer("depth", self.depth, 1))
-        object.__setattr__(self, "qdepth", check_integer("qdepth", self.qdepth, 0))
-
-    def choose(self, s, rng, max_plies):
-        leaves = root_leaves(s, self.theta, self.kind, self.depth, self.qdepth, max_plies=max_plies)
-        if len(leaves) == 0:
-            raise ValueError("no legal move to choose from: the game is over")
-        p = softmax_policy(leaves.scores, self.temperature)
-        return int(leaves.moves[int(rng.choice(len(p), p=p))])
+        super().__post_init__()
 
 
 def reference_player(node_budget: int = REFERENCE_NODE_BUDGET, noise_std: float = 0.0) -> SearchPlayer:
@@ -235,7 +134,7 @@ def choose_move(s, player: Player, seed: int, max_plies: int = R.DEFAULT_MAX_PLI
     state = getattr(s, "state", s)
     if not isinstance(player, Player):
         raise ValueError(f"player must be a gamelib.play.shogi Player, got {type(player).__name__}")
-    return player.choose(state, derive_rng(seed, "move"), check_integer("max_plies", max_plies, 0))
+    return player.choose(GAME, state, derive_rng(seed, "move"), check_integer("max_plies", max_plies, 0))
 
 
 # ----------------------------------------------------------------------------- games
@@ -277,6 +176,14 @@ def _reason(s, buf) -> str:
     return "max plies"
 
 
+def _start_state(start_sfen: str, max_plies: int):
+    """The state of ``start_sfen`` (with room for a game to the cap) and its side to move."""
+    board, hands, side, move_number = parse_sfen(start_sfen)
+    if move_number - 1 >= max_plies:
+        raise ValueError(f"start position at move {move_number} is already beyond max_plies={max_plies}")
+    return core.new_state(board, hands, side, move_number, capacity=max_plies - move_number + 2), side
+
+
 def play_game(first: Player, second: Player, seed: int, *, start_sfen: str = R.START_SFEN,
               max_plies: int = R.DEFAULT_MAX_PLIES, opening_plies: int = 0,
               opening: Sequence[str] = ()) -> GameRecord:
@@ -303,68 +210,33 @@ def play_game(first: Player, second: Player, seed: int, *, start_sfen: str = R.S
     for name, p in (("first", first), ("second", second)):
         if not isinstance(p, Player):
             raise ValueError(f"{name} must be a gamelib.play.shogi Player, got {type(p).__name__}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an integer, got {seed!r}")
     max_plies = check_integer("max_plies", max_plies, 1)
-    opening_plies = check_integer("opening_plies", opening_plies, 0)
     if isinstance(opening, str):
         raise ValueError(f"opening must be a sequence of USI moves, got the string {opening!r}")
     if opening and opening_plies:
         raise ValueError("give either opening moves or opening_plies random ones, not both")
-    board, hands, side, move_number = parse_sfen(start_sfen)
-    if move_number - 1 >= max_plies:
-        raise ValueError(f"start position at move {move_number} is already beyond max_plies={max_plies}")
-    s = core.new_state(board, hands, side, move_number, capacity=max_plies - move_number + 2)
-    players = (first, second)
-    rngs = (derive_rng(seed, "player", 0), derive_rng(seed, "player", 1))
+    s, side = _start_state(start_sfen, max_plies)
     buf = np.empty(core.MAX_MOVES, dtype=np.int32)
-    moves = []
+    walk, codes = s.copy(), []
     for k, usi in enumerate(opening):
-        if core.game_result(s, buf, 0, max_plies) != core.RESULT_NONE:
+        if core.game_result(walk, buf, 0, max_plies) != core.RESULT_NONE:
             raise ValueError(f"opening {list(opening)} ends the game after {k} moves")
-        m = usi_to_move(s, usi, buf)
-        core.make_move(s, m)
-        moves.append(format_usi(m))
-    moves += [format_usi(m) for m in play_random_plies(s, derive_rng(seed, "opening"),
-                                                       opening_plies, max_plies, buf)]
-    while True:
-        result = core.game_result(s, buf, 0, max_plies)
-        if result != core.RESULT_NONE:
-            break
-        ply = len(moves)
-        n = core.gen_moves(s, buf, 0, False)
-        m = players[ply % 2].choose(s, rngs[ply % 2], max_plies)
-        if m not in buf[:n]:
-            raise RuntimeError(f"player {players[ply % 2]!r} chose the illegal move {m} at ply {ply}")
-        core.make_move(s, m)
-        moves.append(format_usi(m))
-    winner = {core.RESULT_SENTE_WINS: "sente", core.RESULT_GOTE_WINS: "gote"}.get(int(result))
-    if winner is None:
-        outcome = 0
-    else:
-        outcome = 1 if R.SIDE_NAMES.index(winner) == side else -1
-    return GameRecord(outcome, winner, _reason(s, buf), tuple(moves), start_sfen)
-
-
-def _play_spec(spec: GameSpec, players: Mapping[str, Player], start_sfen: str, max_plies: int,
-               opening_plies: int, opening_seed: int | None = None) -> int:
-    """The game ``spec``: its own random opening, or with ``opening_seed`` the opening
-    ``spec.round // 2`` shared with the other game of its pair."""
-    first, second = players[spec.first], players[spec.second]
-    if opening_seed is None:
-        return play_game(first, second, spec.seed, start_sfen=start_sfen, max_plies=max_plies,
-                         opening_plies=opening_plies).outcome
-    opening = random_opening(derive_rng(opening_seed, "opening", spec.round // 2), opening_plies,
-                             start_sfen=start_sfen, max_plies=max_plies, redraw=True)
-    return play_game(first, second, spec.seed, start_sfen=start_sfen, max_plies=max_plies,
-                     opening=opening).outcome
+        m = usi_to_move(walk, usi, buf)
+        core.make_move(walk, m)
+        codes.append(m)
+    played = games.play_game(GAME, first, second, seed, start=s, max_plies=max_plies,
+                             opening_plies=opening_plies, opening=codes)
+    winner = None if played.outcome == 0 else R.SIDE_NAMES[side if played.outcome == 1 else 1 - side]
+    return GameRecord(played.outcome, winner, _reason(played.final, buf),
+                      tuple(format_usi(m) for m in played.moves), start_sfen)
 
 
 def play_games(players: Mapping[str, Player], pairings: Sequence[tuple[str, str]], games_per_pairing: int,
                seed: int, *, start_sfen: str = R.START_SFEN, max_plies: int = R.DEFAULT_MAX_PLIES,
                opening_plies: int = 0, paired_openings: bool = False, workers: int | None = None,
                scheduler=None, folder=None, progress: bool = False) -> TournamentResult:
-    """Play ``games_per_pairing`` games of every pairing (colours alternating) in parallel.
+    """Play ``games_per_pairing`` games of every pairing (colours alternating) in parallel
+    (:func:`gamelib.play.games.play_games` from ``start_sfen``).
 
     ``opening_plies`` random plies start every game: each game's own (``paired_openings``
     False), or with ``paired_openings`` one opening per pair of games, played once with each
@@ -372,47 +244,16 @@ def play_games(players: Mapping[str, Player], pairings: Sequence[tuple[str, str]
     the run resumable (see :func:`gamelib.play.tournament.play_tournament`); the players'
     parameters and settings are then part of the run's identity.
     """
-    if not isinstance(players, Mapping) or not players:
-        raise ValueError("players must be a non-empty mapping {name: Player}")
-    for name, p in players.items():
-        if not isinstance(p, Player):
-            raise ValueError(f"player {name!r} is not a gamelib.play.shogi Player ({type(p).__name__})")
-    missing = sorted({x for pair in pairings for x in pair} - set(players))
-    if missing:
-        raise ValueError(f"pairings name players {missing} that are not in players {sorted(players)}")
+    if isinstance(players, Mapping):
+        for name, p in players.items():
+            if not isinstance(p, Player):
+                raise ValueError(f"player {name!r} is not a gamelib.play.shogi Player ({type(p).__name__})")
     max_plies = check_integer("max_plies", max_plies, 1)
-    opening_plies = check_integer("opening_plies", opening_plies, 0)
-    if not isinstance(paired_openings, bool):
-        raise ValueError(f"paired_openings must be True or False, got {paired_openings!r}")
-    paired = paired_openings and opening_plies > 0
-    if paired and (isinstance(games_per_pairing, bool) or not isinstance(games_per_pairing, int)
-                   or games_per_pairing % 2):
-        raise ValueError(f"games_per_pairing must be even with paired openings (each opening is "
-                         f"played with both colours), got {games_per_pairing!r}")
-    _, _, _, move_number = parse_sfen(start_sfen)
-    if paired and move_number - 1 + opening_plies >= max_plies:
-        raise ValueError(f"opening_plies ({opening_plies}) must end before the cap of {max_plies} "
-                         f"plies")
-    play = partial(_play_spec, players=dict(players), start_sfen=start_sfen, max_plies=max_plies,
-                   opening_plies=opening_plies, opening_seed=seed if paired else None)
-    identity = None
-    if folder is not None:
-        identity = {"players": {name: _identity(p) for name, p in players.items()}, "start_sfen": start_sfen,
-                    "max_plies": max_plies, "opening_plies": opening_plies}
-        if paired:      # (absent otherwise: the folders of earlier runs keep their identity)
-            identity["paired_openings"] = True
-    return tournament.play_tournament(play, pairings, games_per_pairing, seed, folder=folder, identity=identity,
-                                      workers=workers, scheduler=scheduler, progress=progress)
-
-
-def _identity(player: Player) -> dict:
-    out = {"class": type(player).__name__}
-    for key, value in vars(player).items():
-        if isinstance(value, np.ndarray):
-            out[key] = hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()
-        else:
-            out[key] = value
-    return out
+    start, _ = _start_state(start_sfen, max_plies)
+    return games.play_games(GAME, players, pairings, games_per_pairing, seed, start=start,
+                            start_identity=("start_sfen", start_sfen), max_plies=max_plies,
+                            opening_plies=opening_plies, paired_openings=paired_openings,
+                            workers=workers, scheduler=scheduler, folder=folder, progress=progress)
 
 
 def play_match(a: Player, b: Player, n_games: int, seed: int, *, names: tuple[str, str] = ("a", "b"),

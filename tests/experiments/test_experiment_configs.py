@@ -48,7 +48,7 @@ def listing(folder: Path) -> dict:
      "losses are named ['elmo_0.5', 'elmo_0.5']\n"),
     # ... refused by the first match, after the run folder was made
     ("fsf_ladder", ["opening_plies", "150"],
-     "error: opening_plies (150) must be below max_plies (150)\n"),
+     "error: opening_plies (150) must be below the games' cap of 150 plies\n"),
 ])
 def test_a_bad_relation_is_refused_by_the_command_line_before_anything_is_written(
         experiment, params, message, tmp_path):

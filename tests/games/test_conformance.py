@@ -9,7 +9,8 @@ alternates, and the incrementally kept key equals the key computed from scratch;
 are distinct, in range and non-zero, and θ·φ reproduces the game's evaluation; the learners'
 kernels give the features in any order and the evaluation bit for bit, ``room`` counts the
 plies left, the prepared weights evaluate as θ, the shaping bonus is counted only where the game
-has one; the generic
+has one; a state copied with room is the same state, and every legal move's text parses back to
+it; the generic
 perft gives the published numbers from the start position and the oracle's and the game's own
 perft elsewhere.
 
@@ -31,8 +32,8 @@ from gamelib.games import othello as gos
 from gamelib.games import registry
 from gamelib.games.perft import perft
 from gamelib.games.playout import random_playout
-from gamelib.games.protocol import (CONSTANTS, DRAW, EVAL_LINEAR, KERNELS, LOSS, ONGOING, WIN,
-                                    game_from_module)
+from gamelib.games.protocol import (CONSTANTS, DRAW, EVAL_LINEAR, KERNELS, LOSS, ONGOING, PYTHON,
+                                    WIN, game_from_module)
 
 GAMES = registry.names()
 #: Playouts per game: (seeds, maximum plies, every how many plies a position is checked).
@@ -199,6 +200,26 @@ def check_learner_kernels(game, oracle, sample, rng):
             assert game.TEMPO_INDEX in idx[:n].tolist(), f"{game.name}: a position without the tempo feature"
 
 
+def check_python_functions(game, oracle, sample):
+    """``with_room`` copies the position and its history with the room asked for; every legal
+    move's ``move_text`` parses back to it (``parse_move``), and text that is no legal move is
+    refused with a ValueError."""
+    buf = np.empty(game.MAX_MOVES, dtype=np.int32)
+    for s, _ in sample:
+        live = int(game.live_length(s))
+        w = game.with_room(s, 60)
+        assert w is not s and int(game.room(w)) >= 60, f"{game.name}: with_room's room"
+        assert np.array_equal(w[:live], s[:live]) and int(game.hash_key(w)) == int(game.hash_key(s)), \
+            f"{game.name}: with_room changed the state"
+        n = int(game.gen_moves(s, buf, 0))
+        for m in buf[:n].tolist():
+            text = game.move_text(m)
+            assert game.parse_move(s, text) == m, f"{game.name}: move text {text!r} of {m} parses otherwise"
+        for bad in ("", "zz9", "??"):
+            with pytest.raises(ValueError):
+                game.parse_move(s, bad)
+
+
 def check_search_kernels(game, oracle, sample, rng):
     """The kernels of searches: ``has_moves`` is ``gen_moves``'s n > 0; a move's ``order_key``
     is 0 exactly for the quiet moves and in [2**35, 2**40) otherwise, every noisy move is not
@@ -302,6 +323,11 @@ def test_learner_kernels(name, samples, oracles):
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_python_functions(name, samples, oracles):
+    check_python_functions(registry.get(name), oracles[name], samples[name])
+
+
+@pytest.mark.parametrize("name", GAMES)
 def test_search_kernels(name, samples, oracles):
     check_search_kernels(registry.get(name), oracles[name], samples[name], np.random.default_rng(11))
 
@@ -329,7 +355,7 @@ def test_random_playouts_are_seeded():
 def broken(name, **replace):
     """The registered game ``name`` with some kernels or constants replaced."""
     module = {"minishogi": gms, "othello": gos}[name]
-    space = {k: getattr(module, k) for k in (*KERNELS, *CONSTANTS, "start")}
+    space = {k: getattr(module, k) for k in (*KERNELS, *CONSTANTS, *PYTHON)}
     space.update(replace)
     return game_from_module(f"{name}_broken", SimpleNamespace(**space))
 
@@ -454,6 +480,12 @@ def _a_bonus_for_black(s, out):
     out[1] = 0
 
 
+def _first_legal_move(s, text):
+    buf = np.empty(gos.MAX_MOVES, dtype=np.int32)
+    gos.gen_moves(s, buf, 0)
+    return int(buf[0])
+
+
 #: case -> (game, what is replaced, the check that must fail, the start of its message).
 BROKEN = {
     "othello gen_moves drops a move": (
@@ -491,6 +523,8 @@ BROKEN = {
         "minishogi", {"prepare_weights": _prepare_nothing}, check_learner_kernels, "the prepared weights"),
     "othello bonus_counts without a bonus": (
         "othello", {"bonus_counts": _a_bonus_for_black}, check_learner_kernels, "bonus_counts"),
+    "othello parse_move of the first move": (
+        "othello", {"parse_move": _first_legal_move}, check_python_functions, "move text"),
     "minishogi count_moves counts evasions wrong": (
         "minishogi", {"count_moves": _one_more_leaf}, check_perft_positions, r"perft\(2\)"),
 }

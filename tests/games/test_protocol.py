@@ -16,7 +16,7 @@ from numba.core.caching import FunctionCache, NullCache
 
 from gamelib.games import bench, perft, playout, protocol, registry
 from gamelib.games import othello as gos
-from gamelib.games.protocol import CONSTANTS, KERNELS, ProtocolError, game_from_module
+from gamelib.games.protocol import CONSTANTS, KERNELS, PYTHON, ProtocolError, game_from_module
 from gamelib.games.specialize import fingerprint, generic, specialize
 
 
@@ -26,7 +26,7 @@ def _never(s):
 
 
 def _othello_space(**replace):
-    space = {k: getattr(gos, k) for k in (*KERNELS, *CONSTANTS, "start")}
+    space = {k: getattr(gos, k) for k in (*KERNELS, *CONSTANTS, *PYTHON)}
     space.update(replace)
     return SimpleNamespace(**{k: v for k, v in space.items() if v is not None})
 

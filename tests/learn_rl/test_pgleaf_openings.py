@@ -82,7 +82,7 @@ def test_a_replay_refuses_bad_input_before_writing(run, tmp_path):
         openings.replay_matches(run, 2, run)
     with pytest.raises(ValueError, match="must be even with match_opening_plies"):
         pgleaf.profile_config("quick", gauntlet_games=3, match_opening_plies=2)
-    with pytest.raises(ValueError, match=r"match_opening_plies \(60\) must be below max_plies"):
+    with pytest.raises(ValueError, match=r"match_opening_plies \(60\) must be below the games. cap of"):
         openings.replay_matches(run, 60, tmp_path / "x")
     with pytest.raises(FileNotFoundError, match="not a finished pgleaf run"):
         openings.replay_matches(tmp_path, 2, tmp_path / "y")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from gamelib.experiments.config import ExperimentConfig, choices
+from gamelib.experiments.config import ExperimentConfig, below_cap, choices
 from gamelib.learn import bonanza_shogi as bs
 from gamelib.minishogi import rules as R
 from gamelib.runtime.checks import check_integer, check_number
@@ -136,12 +136,8 @@ class BonanzaConfig(ExperimentConfig):
             raise ValueError(f"test_fraction {self.test_fraction} of {self.n_games} games leaves "
                              f"no test or no training game")
         cap = teacher_settings(self).max_plies   # (which validates the teacher's settings)
-        if self.opening_plies >= cap:
-            raise ValueError(f"opening_plies ({self.opening_plies}) must be below the teacher "
-                             f"games' cap of {cap} plies")
-        if self.match_opening_plies >= R.DEFAULT_MAX_PLIES:
-            raise ValueError(f"match_opening_plies ({self.match_opening_plies}) must be below "
-                             f"the matches' cap of {R.DEFAULT_MAX_PLIES} plies")
+        below_cap(self, "opening_plies", cap, "the teacher games'")
+        below_cap(self, "match_opening_plies", R.DEFAULT_MAX_PLIES, "the matches'")
 
 
 def bonanza_config(sizes: Mapping[str, Any]) -> BonanzaConfig:

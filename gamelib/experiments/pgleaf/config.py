@@ -18,7 +18,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from gamelib.evaluation import shogi as ev
-from gamelib.experiments.config import ExperimentConfig, choices, increasing_integers
+from gamelib.experiments.config import ExperimentConfig, below_cap, choices, increasing_integers
 from gamelib.learn.selfplay import ALGORITHMS, REWARDS, LearnerSettings
 from gamelib.runtime.checks import check_integer, check_number
 
@@ -200,9 +200,7 @@ tie_sides
             if odd:
                 raise ValueError(f"{' and '.join(odd)} must be even with match_opening_plies "
                                  f"> 0 (each opening is played with both colours)")
-            if self.match_opening_plies >= self.max_plies:
-                raise ValueError(f"match_opening_plies ({self.match_opening_plies}) must be "
-                                 f"below max_plies ({self.max_plies})")
+            below_cap(self, "match_opening_plies", self.max_plies, "the games'")
 
 
 def pgleaf_config(sizes: Mapping[str, Any]) -> PGLeafConfig:

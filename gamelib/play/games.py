@@ -1,0 +1,462 @@
+"""Players, games, random openings and tournaments of any game behind the protocol
+(:mod:`gamelib.games`), written once: 5×5 shogi's (:mod:`gamelib.play.shogi`) are these with its
+notation, and Othello plays the same.
+
+Players
+-------
+* :class:`RandomPlayer` -- a uniformly random legal move (``rng.integers(n)`` over the moves in
+  the game's ``gen_moves`` order).
+* :class:`SearchPlayer` -- the move of iterative deepening under a node budget
+  (:func:`gamelib.algorithms.deepening.deepen`: fail-soft PVS with quiescence, optional Gaussian
+  evaluation noise), searching a copy of the state with room (the game's ``with_room``) in a
+  per-thread workspace; its seed is drawn from the player's generator.
+* :class:`SoftmaxPlayer` -- the learners' self-play policy, eq. (6): a move drawn with
+  probability :math:`\\pi(a|s) \\propto \\exp(evl(s,a;\\theta)/T)` over the principal-leaf
+  values of :mod:`gamelib.algorithms.leaves`.
+
+A player's :meth:`~Player.choose` gets the game, the state (with its history; not modified),
+its own generator and the game's ply cap.
+
+Games
+-----
+:func:`play_game` plays from a start state until the rules end the game (:func:`game_result`:
+the game's ``outcome`` -- no legal move, the repetition rule where the game has one -- then the
+ply cap, a draw). The first ``opening_plies`` moves may be uniformly random
+(:func:`play_random_plies`, from ``derive_rng(seed, "opening")``), or the game starts with
+given ``opening`` moves. Each side draws from its own generator ``derive_rng(seed, "player", 0
+or 1)``, so a game is a function of (players, seed, settings) alone. :func:`random_opening`
+draws one opening per pair of games (``derive_rng(seed, "opening", i)``), redrawn while it ends
+the game.
+
+Tournaments
+-----------
+:func:`play_games` schedules the games of pairings with :mod:`gamelib.play.tournament` (colours
+alternate; game ``r`` of pairing ``(a, b)`` has the seed ``derive_seed(seed, "game", a, b,
+r)``), plays them on the local cores and tallies them with :mod:`gamelib.play.stats`; with
+``paired_openings``, games ``2i`` and ``2i + 1`` of a pairing start from opening ``i``, played
+with both colours. The results do not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import threading
+from dataclasses import dataclass
+from functools import partial
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from gamelib import exactmath as xm
+from gamelib.algorithms import alphabeta as ab
+from gamelib.algorithms import deepening as dp
+from gamelib.algorithms import leaves as lv
+from gamelib.games import registry
+from gamelib.games.protocol import DRAW, EVAL_LINEAR, ONGOING, WIN, Game
+from gamelib.play import tournament
+from gamelib.play.tournament import GameSpec, TournamentResult
+from gamelib.runtime.checks import check_integer
+from gamelib.runtime.seeds import derive_rng
+
+__all__ = ["Player", "RandomPlayer", "SearchPlayer", "SoftmaxPlayer", "softmax_policy",
+           "DEFAULT_TT_BITS", "MAX_REDRAWS", "Played", "game_result", "play_random_plies",
+           "random_opening", "play_game", "play_games", "player_identity"]
+
+#: The search players' transposition table: 2**16 entries.
+DEFAULT_TT_BITS = 16
+#: Openings drawn at most by :func:`random_opening` with ``redraw`` before it gives up.
+MAX_REDRAWS = 1000
+
+_LOCAL = threading.local()
+
+
+def check_float(name: str, value, positive: bool = False) -> float:
+    """``value`` as a float if it is a finite number ``>= 0`` (``> 0`` with ``positive``)."""
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, got {value!r}") from None
+    if isinstance(value, bool) or not math.isfinite(x) or x < 0 or (positive and x == 0):
+        raise ValueError(f"{name} must be a finite number {'>' if positive else '>='} 0, got {value!r}")
+    return x
+
+
+def _workspace(game: Game, tt_bits: int):
+    """This thread's search workspace for ``game`` with a ``2**tt_bits``-entry table."""
+    cache = getattr(_LOCAL, "workspaces", None)
+    if cache is None:
+        cache = _LOCAL.workspaces = {}
+    key = (game.name, tt_bits)
+    if key not in cache:
+        cache[key] = ab.new_workspace(game, tt_bits)
+    return cache[key]
+
+
+def _theta(game: Game, theta) -> np.ndarray:
+    arr = np.asarray(theta)
+    if arr.ndim != 1 or arr.shape[0] != game.N_FEATURES or not (
+            np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer)):
+        raise ValueError(f"theta must be a numeric vector of {game.N_FEATURES} parameters "
+                         f"({game.name}'s evaluation), got shape {arr.shape} and dtype {arr.dtype}")
+    arr = np.ascontiguousarray(arr, dtype=np.float64)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"theta has {int(np.sum(~np.isfinite(arr)))} non-finite values")
+    return arr
+
+
+# ----------------------------------------------------------------------------- players
+class Player:
+    """A way of choosing moves. Subclasses implement :meth:`choose`."""
+
+    def choose(self, game: Game, s: np.ndarray, rng: np.random.Generator, max_plies: int) -> int:
+        """A legal move of ``game``'s state ``s`` (with its history; not modified), drawing any
+        randomness from ``rng``; ``max_plies`` is the game's length cap (0: none)."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, eq=False)
+class RandomPlayer(Player):
+    """A uniformly random legal move."""
+
+    def choose(self, game, s, rng, max_plies):
+        buf = np.empty(game.MAX_MOVES, dtype=np.int32)
+        n = int(game.gen_moves(s, buf, 0))
+        if n == 0:
+            raise ValueError("no legal move to choose from: the game is over")
+        return int(buf[rng.integers(n)])
+
+
+@dataclass(frozen=True, eq=False)
+class SearchPlayer(Player):
+    """The move of iterative deepening under a node budget with these settings.
+
+    Parameters
+    ----------
+    theta : array of the game's ``N_FEATURES`` floats
+        Evaluation parameters (checked against the game when the player moves).
+    kind : int
+        The evaluation kind (``EVAL_LINEAR``; 5×5 shogi also has ``EVAL_MATERIAL``).
+    node_budget : int
+        Positions per move (quiescence included): a machine-independent time limit.
+    max_depth : int
+        Deepest iteration.
+    qdepth : int
+        Quiescence plies.
+    noise_std : float
+        Standard deviation of the evaluation noise (the PGLeaf paper's matches: ``sqrt(0.001)``).
+    """
+
+    theta: np.ndarray
+    kind: int = EVAL_LINEAR
+    node_budget: int = 10_000
+    max_depth: int = 64
+    qdepth: int = 8
+    noise_std: float = 0.0
+
+    def __post_init__(self):
+        arr = np.asarray(self.theta)
+        if arr.ndim != 1 or not np.all(np.isfinite(arr)):
+            raise ValueError("theta must be a vector of finite parameters")
+        object.__setattr__(self, "theta", np.ascontiguousarray(arr, dtype=np.float64))
+        if isinstance(self.kind, bool) or not isinstance(self.kind, (int, np.integer)) or self.kind < 0:
+            raise ValueError(f"kind must be an evaluation kind (an integer >= 0), got {self.kind!r}")
+        object.__setattr__(self, "kind", int(self.kind))
+        object.__setattr__(self, "node_budget", check_integer("node_budget", self.node_budget, 1))
+        object.__setattr__(self, "max_depth", check_integer("max_depth", self.max_depth, 1))
+        object.__setattr__(self, "qdepth", check_integer("qdepth", self.qdepth, 0))
+        object.__setattr__(self, "noise_std", check_float("noise_std", self.noise_std))
+
+    def search(self, game: Game, s: np.ndarray, seed: int, max_plies: int) -> dp.SearchResult:
+        """The search's result at ``s`` with the noise seed ``seed``."""
+        theta = _theta(game, self.theta)
+        settings = dp.check_settings(self.max_depth, self.node_budget, self.qdepth, max_plies,
+                                     DEFAULT_TT_BITS, seed, self.noise_std)
+        max_depth, node_budget, qdepth, max_plies, tt_bits, seed64, noise_std = settings
+        if self.kind == EVAL_LINEAR:   # θ with the game's derived weights (the same values)
+            w = np.empty(game.N_WEIGHTS)
+            w[:game.N_FEATURES] = theta
+            game.prepare_weights(w)
+            theta = w
+        st = game.with_room(s, ab.MAX_PLY + 2)
+        return dp.deepen(game, st, theta, self.kind, max_depth, node_budget, qdepth, noise_std,
+                         seed64, max_plies, True, True, True, _workspace(game, tt_bits))
+
+    def choose(self, game, s, rng, max_plies):
+        result = self.search(game, s, int(rng.integers(0, 2**63 - 1)), max_plies)
+        if result.move < 0:
+            raise ValueError("no legal move to choose from: the game is over")
+        return int(result.move)
+
+
+def softmax_policy(scores, temperature: float) -> np.ndarray:
+    """Boltzmann probabilities :math:`\\pi_k \\propto \\exp(scores_k / T)` (the PGLeaf paper's
+    eq. 6), computed stably (shifted by the maximum)."""
+    temperature = check_float("temperature", temperature, positive=True)
+    z = np.asarray(scores, dtype=np.float64) / temperature
+    if z.ndim != 1 or z.size == 0:
+        raise ValueError(f"scores must be a non-empty vector, got shape {z.shape}")
+    if not np.all(np.isfinite(z)):
+        raise ValueError("scores must be finite")
+    p = xm.exp_array(z - z.max())
+    return p / p.sum()
+
+
+@dataclass(frozen=True, eq=False)
+class SoftmaxPlayer(Player):
+    """A move drawn with probability eq. (6) over the principal-leaf values ``evl(s, a; θ)`` of
+    every root move (:func:`gamelib.algorithms.leaves.root_scores_into`): the learners' policy as
+    a :class:`Player`.
+
+    Parameters
+    ----------
+    theta : array of the game's ``N_FEATURES`` floats
+    kind : int
+    temperature : float
+        ``T`` (the PGLeaf paper: 0.05 for PGLeaf and REINFORCE, 0.03 for TDLeaf and TD).
+    depth, qdepth : int
+        Full-width plies (the move is ply 1) and quiescence plies (the paper: 1 and 4).
+    """
+
+    theta: np.ndarray
+    kind: int = EVAL_LINEAR
+    temperature: float = 0.05
+    depth: int = 1
+    qdepth: int = 4
+
+    def __post_init__(self):
+        arr = np.asarray(self.theta)
+        if arr.ndim != 1 or not np.all(np.isfinite(arr)):
+            raise ValueError("theta must be a vector of finite parameters")
+        object.__setattr__(self, "theta", np.ascontiguousarray(arr, dtype=np.float64))
+        object.__setattr__(self, "kind", check_integer("kind", self.kind, 0))
+        object.__setattr__(self, "temperature", check_float("temperature", self.temperature, positive=True))
+        object.__setattr__(self, "depth", check_integer("depth", self.depth, 1))
+        object.__setattr__(self, "qdepth", check_integer("qdepth", self.qdepth, 0))
+        if self.depth + self.qdepth >= ab.MAX_PLY:
+            raise ValueError(f"depth + qdepth must be < {ab.MAX_PLY}, got {self.depth} + {self.qdepth}")
+
+    def scores(self, game: Game, s: np.ndarray, max_plies: int):
+        """``(moves, scores)`` of every root move at ``s``."""
+        st = game.with_room(s, self.depth + self.qdepth + 2)
+        out = lv.new_leaves_buffers(game)
+        n = int(lv.kernels(game).root_scores_into(st, _theta(game, self.theta), self.kind, self.depth,
+                                                  self.qdepth, max_plies, _workspace(game, 0), out))
+        return out[0][:n].copy(), out[1][:n].copy()
+
+    def choose(self, game, s, rng, max_plies):
+        moves, scores = self.scores(game, s, max_plies)
+        if len(moves) == 0:
+            raise ValueError("no legal move to choose from: the game is over")
+        p = softmax_policy(scores, self.temperature)
+        return int(moves[int(rng.choice(len(p), p=p))])
+
+
+# ----------------------------------------------------------------------------- games
+def game_result(game: Game, s: np.ndarray, buf: np.ndarray, max_plies: int) -> int:
+    """``ONGOING``, or the result of the game at ``s`` for the side to move (``WIN``, ``DRAW``,
+    ``LOSS``): the rules' ``outcome`` (a side without a legal move, the repetition rule), then
+    the ply cap ``max_plies`` (0: none), a draw."""
+    r = int(game.outcome(s, buf, 0))
+    if r == ONGOING and max_plies > 0 and int(game.game_ply(s)) >= max_plies:
+        return DRAW
+    return r
+
+
+def play_random_plies(game: Game, s: np.ndarray, rng: np.random.Generator, plies: int,
+                      max_plies: int, buf: np.ndarray) -> list[int]:
+    """Play up to ``plies`` uniformly random legal moves on ``s`` (in place), stopping early
+    when the game ends (:func:`game_result` with the cap ``max_plies``); the moves played.
+    ``buf``: move-generator scratch of the game's ``MAX_MOVES`` ints."""
+    moves = []
+    for _ in range(plies):
+        if game_result(game, s, buf, max_plies) != ONGOING:
+            break
+        n = int(game.gen_moves(s, buf, 0))
+        m = int(buf[rng.integers(n)])
+        game.make_move(s, m)
+        moves.append(m)
+    return moves
+
+
+def random_opening(game: Game, rng: np.random.Generator, plies: int, start: np.ndarray, *,
+                   max_plies: int = 0, redraw: bool = False) -> tuple[int, ...]:
+    """``plies`` uniformly random legal moves from the state ``start`` (not modified).
+
+    ``redraw`` False: an opening that ends the game stops there (it may be shorter). True: such
+    an opening is thrown away and another drawn from ``rng``, until one of ``plies`` moves
+    leaves the game going; ``ValueError`` when ``plies`` reaches the cap or :data:`MAX_REDRAWS`
+    openings all end the game.
+    """
+    if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)) or plies < 0:
+        raise ValueError(f"plies must be a non-negative integer, got {plies!r}")
+    if redraw and max_plies > 0 and int(game.game_ply(start)) + plies >= max_plies:
+        raise ValueError(f"an opening of {plies} plies from ply {int(game.game_ply(start))} "
+                         f"reaches the cap of {max_plies} plies: the game would be over")
+    buf = np.empty(game.MAX_MOVES, dtype=np.int32)
+    for _ in range(MAX_REDRAWS if redraw else 1):
+        s = game.with_room(start, plies + 1)
+        moves = play_random_plies(game, s, rng, plies, max_plies, buf)
+        if not redraw or (len(moves) == plies and game_result(game, s, buf, max_plies) == ONGOING):
+            return tuple(moves)
+    raise ValueError(f"{MAX_REDRAWS} random openings of {plies} plies all end the game")
+
+
+@dataclass(frozen=True)
+class Played:
+    """One finished game of :func:`play_game`.
+
+    Attributes
+    ----------
+    outcome : int
+        +1 the first mover won, 0 a draw, -1 the second mover won.
+    result : int
+        The rules' result for the side to move at the end (``WIN``, ``DRAW``, ``LOSS``).
+    moves : tuple of int
+        The moves, the opening's included.
+    final : numpy.ndarray
+        The final state (with the game's history).
+    """
+
+    outcome: int
+    result: int
+    moves: tuple
+    final: np.ndarray
+
+
+def play_game(game: Game, first: Player, second: Player, seed: int, *, start: np.ndarray | None = None,
+              max_plies: int = 300, opening_plies: int = 0, opening: Sequence[int] = ()) -> Played:
+    """Play one game of ``game``; ``first`` moves first (the side to move of ``start``, by
+    default the game's start position).
+
+    ``max_plies``: a game that has lasted that many plies (the game's ``game_ply``) is a draw.
+    ``opening_plies``: uniformly random moves at the start; or ``opening``: moves played first
+    (``ValueError`` if they end the game or one is illegal). See the module doc for the seeds.
+    """
+    for name, p in (("first", first), ("second", second)):
+        if not isinstance(p, Player):
+            raise ValueError(f"{name} must be a gamelib.play.games Player, got {type(p).__name__}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    max_plies = check_integer("max_plies", max_plies, 1)
+    opening_plies = check_integer("opening_plies", opening_plies, 0)
+    if opening and opening_plies:
+        raise ValueError("give either opening moves or opening_plies random ones, not both")
+    s = game.start(max_plies) if start is None else start
+    if int(game.game_ply(s)) >= max_plies:
+        raise ValueError(f"the start position at ply {int(game.game_ply(s))} is already beyond "
+                         f"max_plies={max_plies}")
+    s = game.with_room(s, max_plies - int(game.game_ply(s)) + 1)
+    players = (first, second)
+    rngs = (derive_rng(seed, "player", 0), derive_rng(seed, "player", 1))
+    buf = np.empty(game.MAX_MOVES, dtype=np.int32)
+    moves = []
+    for k, m in enumerate(opening):
+        if game_result(game, s, buf, max_plies) != ONGOING:
+            raise ValueError(f"the opening {[game.move_text(x) for x in opening]} ends the game "
+                             f"after {k} moves")
+        n = int(game.gen_moves(s, buf, 0))
+        if int(m) not in buf[:n].tolist():
+            raise ValueError(f"opening move {k + 1} ({m}) is not legal")
+        game.make_move(s, int(m))
+        moves.append(int(m))
+    moves += play_random_plies(game, s, derive_rng(seed, "opening"), opening_plies, max_plies, buf)
+    while True:
+        result = game_result(game, s, buf, max_plies)
+        if result != ONGOING:
+            break
+        ply = len(moves)
+        n = int(game.gen_moves(s, buf, 0))
+        m = players[ply % 2].choose(game, s, rngs[ply % 2], max_plies)
+        if m not in buf[:n]:
+            raise RuntimeError(f"player {players[ply % 2]!r} chose the illegal move {m} at ply {ply}")
+        game.make_move(s, m)
+        moves.append(m)
+    # the side to move at the end is the first mover's after an even number of moves
+    if result == DRAW:
+        outcome = 0
+    else:
+        mover_wins = result == WIN
+        outcome = 1 if mover_wins == (len(moves) % 2 == 0) else -1
+    return Played(outcome, result, tuple(moves), s)
+
+
+# ----------------------------------------------------------------------------- tournaments
+def _play_spec(spec: GameSpec, game_name: str, players: Mapping[str, Player], start: np.ndarray,
+               max_plies: int, opening_plies: int, opening_seed: int | None = None) -> int:
+    """The game ``spec``: its own random opening, or with ``opening_seed`` the opening
+    ``spec.round // 2`` shared with the other game of its pair."""
+    game = registry.get(game_name)
+    first, second = players[spec.first], players[spec.second]
+    if opening_seed is None:
+        return play_game(game, first, second, spec.seed, start=start, max_plies=max_plies,
+                         opening_plies=opening_plies).outcome
+    opening = random_opening(game, derive_rng(opening_seed, "opening", spec.round // 2), opening_plies,
+                             start, max_plies=max_plies, redraw=True)
+    return play_game(game, first, second, spec.seed, start=start, max_plies=max_plies,
+                     opening=opening).outcome
+
+
+def player_identity(player: Player) -> dict:
+    """A player's class and settings, its arrays by their sha256: what makes a resumable
+    tournament's players its own."""
+    out = {"class": type(player).__name__}
+    for key, value in vars(player).items():
+        if isinstance(value, np.ndarray):
+            out[key] = hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()
+        else:
+            out[key] = value
+    return out
+
+
+def play_games(game: Game, players: Mapping[str, Player], pairings: Sequence[tuple[str, str]],
+               games_per_pairing: int, seed: int, *, start: np.ndarray | None = None,
+               start_identity: tuple[str, str] | None = None, max_plies: int = 300,
+               opening_plies: int = 0, paired_openings: bool = False, workers: int | None = None,
+               scheduler=None, folder=None, progress: bool = False) -> TournamentResult:
+    """Play ``games_per_pairing`` games of every pairing (colours alternating) in parallel.
+
+    ``opening_plies`` random plies start every game: each game's own, or with
+    ``paired_openings`` one opening per pair of games played with both colours
+    (``games_per_pairing`` must then be even). ``folder`` makes the run resumable
+    (:func:`gamelib.play.tournament.play_tournament`); the players' identities, the start
+    position (``start_identity``: its key and text, by default ``("start", "<game> start")``)
+    and the sizes are then the run's identity.
+    """
+    if not isinstance(game, Game):
+        raise ValueError(f"game must be a registered gamelib.games Game, got {game!r}")
+    if not isinstance(players, Mapping) or not players:
+        raise ValueError("players must be a non-empty mapping {name: Player}")
+    for name, p in players.items():
+        if not isinstance(p, Player):
+            raise ValueError(f"player {name!r} is not a gamelib.play.games Player ({type(p).__name__})")
+    missing = sorted({x for pair in pairings for x in pair} - set(players))
+    if missing:
+        raise ValueError(f"pairings name players {missing} that are not in players {sorted(players)}")
+    max_plies = check_integer("max_plies", max_plies, 1)
+    opening_plies = check_integer("opening_plies", opening_plies, 0)
+    if not isinstance(paired_openings, bool):
+        raise ValueError(f"paired_openings must be True or False, got {paired_openings!r}")
+    paired = paired_openings and opening_plies > 0
+    if paired and (isinstance(games_per_pairing, bool) or not isinstance(games_per_pairing, int)
+                   or games_per_pairing % 2):
+        raise ValueError(f"games_per_pairing must be even with paired openings (each opening is "
+                         f"played with both colours), got {games_per_pairing!r}")
+    start = game.start(max_plies) if start is None else start
+    if paired and int(game.game_ply(start)) + opening_plies >= max_plies:
+        raise ValueError(f"opening_plies ({opening_plies}) must end before the cap of {max_plies} "
+                         f"plies")
+    play = partial(_play_spec, game_name=game.name, players=dict(players), start=start,
+                   max_plies=max_plies, opening_plies=opening_plies,
+                   opening_seed=seed if paired else None)
+    identity = None
+    if folder is not None:
+        key, text = start_identity or ("start", f"{game.name} start")
+        identity = {"players": {name: player_identity(p) for name, p in players.items()}, key: text,
+                    "max_plies": max_plies, "opening_plies": opening_plies}
+        if game.name != "minishogi":   # (absent for 5×5 shogi: the folders of earlier runs)
+            identity["game"] = game.name
+        if paired:      # (absent otherwise: the folders of earlier runs keep their identity)
+            identity["paired_openings"] = True
+    return tournament.play_tournament(play, pairings, games_per_pairing, seed, folder=folder, identity=identity,
+                                      workers=workers, scheduler=scheduler, progress=progress)
