@@ -104,10 +104,10 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros as _ctz
 
-from gamelib.runtime.atomic import load_npz, save_npz_atomic
 from gamelib.runtime.bits import ctpop
 from gamelib.runtime.index import unsigned as _u
 from gamelib.runtime.kernels import kernel
+from gamelib.runtime.parameters import load_parameters, save_parameters
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import SQUARE_NAMES
@@ -1025,13 +1025,7 @@ def initial_theta(seed: int = 0, scale: float = 1e-4) -> np.ndarray:
 # ----------------------------------------------------------------------------- files
 def save_theta(path, theta) -> Path:
     """Save parameters as ``.npz`` (atomically) with the layout name and version; returns the path."""
-    theta = check_theta(theta)
-    return save_npz_atomic(path, {
-        "theta": theta,
-        "layout": np.array(LAYOUT_NAME),
-        "version": np.array(FORMAT_VERSION, dtype=np.int64),
-        "n_features": np.array(N_FEATURES, dtype=np.int64),
-    })
+    return save_parameters(path, check_theta(theta), LAYOUT_NAME, FORMAT_VERSION)
 
 
 def load_theta(path) -> np.ndarray:
@@ -1045,17 +1039,8 @@ def load_theta(path) -> np.ndarray:
         If the file is not a parameter file of this layout: damaged, missing fields, another
         layout name, another version, or a vector of the wrong length or with non-finite values.
     """
-    data = load_npz(path)
-    missing = [key for key in ("theta", "layout", "version") if key not in data]
-    if missing:
-        raise ValueError(f"{path}: not a minishogi parameter file (missing {', '.join(missing)})")
-    layout = str(data["layout"])
-    if layout != LAYOUT_NAME:
-        raise ValueError(f"{path}: parameters of layout {layout!r}, expected {LAYOUT_NAME!r}")
-    version = data["version"]
-    if version.shape != () or not np.issubdtype(version.dtype, np.integer) or int(version) != FORMAT_VERSION:
-        raise ValueError(f"{path}: layout version {version.tolist()!r}, expected {FORMAT_VERSION}")
+    theta = load_parameters(path, LAYOUT_NAME, FORMAT_VERSION, "minishogi")
     try:
-        return check_theta(data["theta"], name=f"{path}: theta")
+        return check_theta(theta, name=f"{path}: theta")
     except ValueError as err:
         raise ValueError(str(err)) from None

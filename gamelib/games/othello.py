@@ -53,10 +53,12 @@ from gamelib.othello.value_table import _hash as _pair_hash
 from gamelib.runtime.bits import cttz as _cttz
 from gamelib.runtime.index import unsigned as _u
 from gamelib.runtime.kernels import kernel
+from gamelib.runtime.parameters import load_parameters, save_parameters
 from . import othello_features as _features
 from .protocol import DRAW, LOSS, ONGOING, WIN
 
-__all__ = ["start", "with_room", "move_text", "parse_move", "new_state", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS",
+__all__ = ["start", "with_room", "move_text", "parse_move", "initial_theta", "save_theta",
+           "load_theta", "LAYOUT_NAME", "FORMAT_VERSION", "new_state", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS",
            "PERFT_END_LEAF", "gen_moves", "count_moves", "gen_noisy", "make_move", "unmake_move",
            "outcome", "in_check", "side_to_move", "game_ply", "hash_key", "hash_from_scratch",
            "live_length", "evaluate", "features", "has_moves", "order_key", "is_quiet",
@@ -84,6 +86,10 @@ _U1 = np.uint64(1)
 _U2 = np.uint64(2)
 _U3 = np.uint64(3)
 _WHITE_KEY = np.uint64(0x2545F4914F6CDD1D)
+#: The name and version of the feature layout (:mod:`gamelib.games.othello_features`) that
+#: parameter files carry.
+LAYOUT_NAME = "othello-patterns"
+FORMAT_VERSION = 1
 
 
 def new_state(black: int, white: int, black_to_move: bool, game_ply: int = 0) -> np.ndarray:
@@ -103,6 +109,44 @@ def new_state(black: int, white: int, black_to_move: bool, game_ply: int = 0) ->
 def start(capacity: int = MAX_GAME_PLIES) -> np.ndarray:
     """The start position (black to move); every state holds a whole game, whatever ``capacity``."""
     return new_state(int(_core.START_BLACK), int(_core.START_WHITE), True)
+
+
+def initial_theta(seed: int = 0, scale: float = 1e-4) -> np.ndarray:
+    """The learners' starting parameters: the classic square weights as pattern weights
+    (:func:`gamelib.games.othello_features.initial_theta`, the positional score), every other
+    weight ~ N(0, scale²) from ``numpy.random.default_rng(seed)`` (as 5×5 shogi's start from
+    the paper's piece values and small random numbers)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    if not np.isfinite(scale) or scale < 0:
+        raise ValueError(f"scale must be a non-negative number, got {scale!r}")
+    theta = _features.initial_theta()
+    noise = np.random.default_rng(int(seed)).normal(0.0, float(scale), N_FEATURES)
+    return np.where(theta == 0.0, noise, theta)
+
+
+def _check_theta(theta, name: str = "theta") -> np.ndarray:
+    arr = np.asarray(theta)
+    if arr.ndim != 1 or arr.shape[0] != N_FEATURES or not (
+            np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer)):
+        raise ValueError(f"{name} must be a numeric vector of {N_FEATURES} parameters (layout "
+                         f"{LAYOUT_NAME!r}), got shape {arr.shape}")
+    arr = np.ascontiguousarray(arr, dtype=np.float64)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} has {int(np.sum(~np.isfinite(arr)))} non-finite values")
+    return arr
+
+
+def save_theta(path, theta):
+    """Save parameters as ``.npz`` (atomically) with the layout's name and version."""
+    return save_parameters(path, _check_theta(theta), LAYOUT_NAME, FORMAT_VERSION)
+
+
+def load_theta(path) -> np.ndarray:
+    """Parameters saved by :func:`save_theta` (``ValueError`` naming a file of another layout,
+    version or length, or with non-finite values; ``FileNotFoundError``)."""
+    return _check_theta(load_parameters(path, LAYOUT_NAME, FORMAT_VERSION, "othello"),
+                        name=f"{path}: theta")
 
 
 def with_room(s: np.ndarray, plies: int) -> np.ndarray:

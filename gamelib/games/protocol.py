@@ -124,7 +124,10 @@ Python (:data:`PYTHON`): ``start(capacity) -> s``, the start position with room 
 plies; ``with_room(s, plies) -> s2``, a copy of the state (position and history) with room for
 ``plies`` more; ``move_text(m) -> str``, a move in the game's notation (5×5 shogi: USI; Othello:
 the square, ``pass``); ``parse_move(s, text) -> m``, the legal move of ``s`` written ``text``
-(``ValueError`` naming a malformed or illegal one).
+(``ValueError`` naming a malformed or illegal one); for learners ``initial_theta(seed, scale)``,
+the learners' starting parameters (the game's known weights, the others ~ N(0, scale²) from
+``seed``), and ``save_theta(path, theta)`` / ``load_theta(path)``, parameter files that name the
+feature layout (:mod:`gamelib.runtime.parameters`).
 """
 
 from __future__ import annotations
@@ -311,7 +314,8 @@ TEMPO_INDEX = _Unbound("TEMPO_INDEX")
 SIDE_HALF = _Unbound("SIDE_HALF")
 
 #: The Python functions a game defines (module doc).
-PYTHON = ("start", "with_room", "move_text", "parse_move")
+PYTHON = ("start", "with_room", "move_text", "parse_move", "initial_theta", "save_theta",
+          "load_theta")
 
 #: The constants a game defines: name -> (smallest value, largest value).
 CONSTANTS = {"MAX_MOVES": (1, 2**16), "N_FEATURES": (1, 2**31 - 1), "MAX_ACTIVE": (1, 2**31 - 1),
@@ -336,6 +340,9 @@ class Game:
     with_room: Callable
     move_text: Callable
     parse_move: Callable
+    initial_theta: Callable
+    save_theta: Callable
+    load_theta: Callable
     in_package: bool
 
     def __getattr__(self, name):

@@ -20,6 +20,8 @@ fails the check that covers it (``test_a_broken_adapter_fails_its_check``).
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -218,6 +220,18 @@ def check_python_functions(game, oracle, sample):
         for bad in ("", "zz9", "??"):
             with pytest.raises(ValueError):
                 game.parse_move(s, bad)
+    first = game.initial_theta(3, 1e-4)
+    assert first.shape == (game.N_FEATURES,) and np.array_equal(first, game.initial_theta(3, 1e-4))
+    assert not np.array_equal(first, game.initial_theta(4, 1e-4)), f"{game.name}: initial_theta ignores its seed"
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "theta.npz"
+        game.save_theta(path, first)
+        assert np.array_equal(game.load_theta(path), first), f"{game.name}: a parameter file reads back otherwise"
+        for other in registry.names():
+            if other != game.name:
+                registry.get(other).save_theta(path, registry.get(other).initial_theta(0, 1e-4))
+                with pytest.raises(ValueError, match="layout"):
+                    game.load_theta(path)
 
 
 def check_search_kernels(game, oracle, sample, rng):
