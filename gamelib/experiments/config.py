@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any, ClassVar, Iterator
 
-__all__ = ["ExperimentConfig", "choices", "increasing_integers", "distinct_numbers"]
+__all__ = ["ExperimentConfig", "below_cap", "choices", "increasing_integers", "distinct_numbers"]
 
 
 class ExperimentConfig(Mapping):
@@ -37,10 +37,16 @@ class ExperimentConfig(Mapping):
     LATER_DEFAULTS : mapping
         ``{size: value}`` for the sizes that runs made before they existed lack: the value that
         reads those runs as they were made.
+    IMPLICIT : mapping
+        ``{size: value}``: a size at this value is left out of the mapping view (the stored
+        form), so that the runs made before it existed are stored as they were (e.g. the
+        PGLeaf experiment's ``game``, 5×5 shogi unless said); a size here must also be in
+        ``LATER_DEFAULTS`` with the same value.
     """
 
     EXPERIMENT: ClassVar[str] = "experiment"
     LATER_DEFAULTS: ClassVar[Mapping[str, Any]] = {}
+    IMPLICIT: ClassVar[Mapping[str, Any]] = {}
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
@@ -78,17 +84,21 @@ class ExperimentConfig(Mapping):
         object.__setattr__(self, name, value)
 
     # the mapping view: the stored (provenance) form of the sizes
+    def _stored(self) -> tuple[str, ...]:
+        return tuple(k for k in self.names()
+                     if k not in self.IMPLICIT or getattr(self, k) != self.IMPLICIT[k])
+
     def __getitem__(self, key: str) -> Any:
-        if key not in self.names():
+        if key not in self._stored():
             raise KeyError(key)
         value = getattr(self, key)
         return list(value) if isinstance(value, tuple) else value
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.names())
+        return iter(self._stored())
 
     def __len__(self) -> int:
-        return len(self.names())
+        return len(self._stored())
 
     def as_dict(self) -> dict:
         """The sizes as plain JSON values, as ``provenance.json`` stores them."""

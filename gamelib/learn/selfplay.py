@@ -102,7 +102,7 @@ from gamelib.runtime.kernels import kernel
 __all__ = ["REWARDS", "ALGORITHMS", "ENCLOSURE_BONUS", "RESULT_FIRST_WINS", "RESULT_SECOND_WINS",
            "RESULT_DRAW", "LearnerSettings", "SelfPlayGame", "enclosure_bonus", "enclosure_bonus_usi",
            "game_rewards", "mirror_replies", "play_pg_games", "pg_update", "play_td_games",
-           "policy_sharpness", "start_state", "kernels"]
+           "policy_sharpness", "start_state", "kernels", "check_game"]
 
 #: The reward settings.
 REWARDS = ("mdp", "non_mdp")
@@ -542,7 +542,7 @@ def policy_sharpness(theta, settings: LearnerSettings, seeds, game: Game = _SHOG
         (the mean over those of ``H(π) / log n``, ``H(π) = −Σ_a π(a) log π(a)``: 1 for the
         uniform policy, 0 for a deterministic one).
     """
-    game = _check_game(game, settings)
+    game = check_game(game, settings)
     theta = _check_theta(game, theta, settings)
     seeds = _check_seeds(seeds)
     _, _, _, _, ws, out, probs, _ = _buffers(game, settings)
@@ -619,13 +619,14 @@ def _td_games(theta, start, kind, qdepth, temperature, max_plies, seeds, non_mdp
         stats[i, 5] = rew[1]
 
 
-def _check_game(game: Game, settings: LearnerSettings) -> Game:
-    """``game`` if it has what ``settings`` ask of its evaluation and rewards."""
+def check_game(game: Game, settings: LearnerSettings) -> Game:
+    """``game`` if it has what ``settings`` ask of its evaluation and rewards (``ValueError``
+    naming what it lacks)."""
     if not isinstance(game, Game):
         raise ValueError(f"game must be a registered gamelib.games Game, got {game!r}")
     if settings.reward == "non_mdp" and not game.HAS_BONUS:
         raise ValueError(f"the non-MDP reward needs a game with a shaping bonus; {game.name} has "
-                         "none (reward='mdp')")
+                         "none (rewards: mdp only)")
     if not settings.learn_tempo and game.TEMPO_INDEX < 0:
         raise ValueError(f"learn_tempo=False freezes the tempo weight; {game.name}'s evaluation "
                          "has no tempo feature")
@@ -690,7 +691,7 @@ def play_pg_games(theta, settings: LearnerSettings, seeds, game: Game = _SHOGI) 
     game : gamelib.games.protocol.Game
         The game (5×5 shogi by default).
     """
-    game = _check_game(game, settings)
+    game = check_game(game, settings)
     theta = _check_theta(game, theta, settings)
     seeds = _check_seeds(seeds)
     vals, vptr, vidx, vval, ws, out, probs, buf = _buffers(game, settings)
@@ -725,7 +726,7 @@ def pg_update(theta, records, settings: LearnerSettings, game: Game = _SHOGI) ->
     Each side is an agent with its own M episodes, baseline and estimator; both steps are added
     to the shared θ (:func:`gamelib.learn.policy_gradient.self_play_update`).
     """
-    game = _check_game(game, settings)
+    game = check_game(game, settings)
     theta = _check_theta(game, theta, settings)
     if not records:
         raise ValueError("no games to learn from")
@@ -760,7 +761,7 @@ def play_td_games(theta, settings: LearnerSettings, seeds,
     records : list of SelfPlayGame
         The games (without g).
     """
-    game = _check_game(game, settings)
+    game = check_game(game, settings)
     theta = _check_theta(game, theta, settings).copy()
     seeds = _check_seeds(seeds)
     vals, vptr, vidx, vval, ws, out, probs, buf = _buffers(game, settings)

@@ -19,7 +19,8 @@ from typing import Any
 
 from gamelib.evaluation import shogi as ev
 from gamelib.experiments.config import ExperimentConfig, below_cap, choices, increasing_integers
-from gamelib.learn.selfplay import ALGORITHMS, REWARDS, LearnerSettings
+from gamelib.games import registry
+from gamelib.learn.selfplay import ALGORITHMS, REWARDS, LearnerSettings, check_game
 from gamelib.runtime.checks import check_integer, check_number
 
 #: The learners that learn by temporal differences (``td_alpha`` applies to them).
@@ -30,6 +31,11 @@ ALGORITHM_LABELS = {"pgleaf": "PGLeaf", "reinforce": "REINFORCE", "tdleaf": "TDL
 ALGORITHM_ABBREVIATIONS = {"pgleaf": "PL", "reinforce": "RE", "tdleaf": "TL", "td": "TD"}
 #: Column labels of the round-robin tables: display name -> the paper's abbreviation.
 COLUMN_LABELS = {ALGORITHM_LABELS[a]: ALGORITHM_ABBREVIATIONS[a] for a in ALGORITHM_LABELS}
+
+
+#: Standard deviation of the learners' initial weights other than the game's known ones (the
+#: paper's "very small random numbers").
+INIT_SCALE = 1e-4
 
 
 def nearest_point(points, target: int) -> int:
@@ -121,6 +127,10 @@ class PGLeafConfig(ExperimentConfig):
         ``max_plies``.
     td_alpha : float or None
         The TD learners' step instead of ``alpha`` (None: ``alpha``).
+    game : str
+        The registered game (:mod:`gamelib.games.registry`) the learners play: ``"minishogi"``
+        (the paper's, and the default: left out of the stored sizes) or ``"othello"`` (no
+        non-MDP reward, no tempo feature, no side halves: ``rewards`` ``["mdp"]``).
     alpha, gamma, temperature, M, lam, beta, baseline, qdepth, max_plies, bonus, learn_tempo, \
 tie_sides
         The learners' settings (:class:`~gamelib.learn.selfplay.LearnerSettings`, which
@@ -142,6 +152,7 @@ tie_sides
     max_depth: int
     match_opening_plies: int
     td_alpha: float | None
+    game: str
     alpha: float
     gamma: float
     temperature: float | None
@@ -157,7 +168,8 @@ tie_sides
     games_per_job: int
 
     EXPERIMENT = "pgleaf"
-    LATER_DEFAULTS = {**_LEARNER_DEFAULTS, **_LATER_DEFAULTS}
+    IMPLICIT = {"game": "minishogi"}
+    LATER_DEFAULTS = {**_LEARNER_DEFAULTS, **_LATER_DEFAULTS, **IMPLICIT}
 
     def __post_init__(self):
         set_ = self._set
@@ -172,9 +184,13 @@ tie_sides
             set_(name, increasing_integers(name, getattr(self, name), low))
         if self.td_alpha is not None:
             check_number("td_alpha", self.td_alpha, 0.0, low_open=True)
+        if not isinstance(self.game, str):
+            raise ValueError(f"game must be the name of a registered game, got {self.game!r}")
+        game = registry.get(self.game)       # (an unknown game: one error listing the known)
         self._check_relations()
         for algorithm in self.algorithms:     # the learner settings' owner validates them
-            settings_of(RunSpec(algorithm, self.rewards[0], 0), self)
+            for reward in self.rewards:
+                check_game(game, settings_of(RunSpec(algorithm, reward, 0), self))
 
     def _check_relations(self) -> None:
         """The relations between the sizes (each field already valid on its own)."""
@@ -245,7 +261,14 @@ def settings_of(run: RunSpec, config: PGLeafConfig) -> LearnerSettings:
 
 def train_config(config: PGLeafConfig) -> dict:
     """The identity of the training run folder: everything that changes the parameters."""
-    return {"experiment": "pgleaf", "stage": "train",
-            "runs": {run.key: settings_of(run, config).as_dict() for run in runs_of(config)},
-            "init": {"function": "gamelib.evaluation.shogi.initial_theta", "scale": 1e-4,
-                     "layout": ev.LAYOUT_NAME, "n_features": ev.N_FEATURES}}
+    game = registry.get(config.game)
+    out = {"experiment": "pgleaf", "stage": "train",
+           "runs": {run.key: settings_of(run, config).as_dict() for run in runs_of(config)},
+           "init": {"function": "gamelib.evaluation.shogi.initial_theta", "scale": INIT_SCALE,
+                    "layout": ev.LAYOUT_NAME, "n_features": ev.N_FEATURES}}
+    if config.game != "minishogi":   # (5×5 shogi's folders keep the identity they were made with)
+        fn = game.initial_theta
+        out["game"] = config.game
+        out["init"] = {"function": f"{fn.__module__}.{fn.__qualname__}", "scale": INIT_SCALE,
+                       "n_features": game.N_FEATURES}
+    return out

@@ -9,18 +9,19 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from gamelib.evaluation import shogi as ev
-from gamelib.experiments.pgleaf.config import (PGLeafConfig, RunSpec, runs_of, settings_of,
-                                               train_config)
+from gamelib.experiments.pgleaf.config import (INIT_SCALE, PGLeafConfig, RunSpec, runs_of,
+                                               settings_of, train_config)
+from gamelib.games import registry
 from gamelib.learn.selfplay import mirror_replies, pg_update, play_pg_games, play_td_games
 from gamelib.runtime.checkpoint import CheckpointStore
 from gamelib.runtime.driver import run_batched
 from gamelib.runtime.seeds import derive_seed
 
 
-def initial_theta(seed: int, replicate: int) -> np.ndarray:
-    """Replicate ``replicate``'s starting parameters (shared by all its runs)."""
-    return ev.initial_theta(derive_seed(seed, "init", replicate), 1e-4)
+def initial_theta(seed: int, replicate: int, game: str = "minishogi") -> np.ndarray:
+    """Replicate ``replicate``'s starting parameters (shared by all its runs): the game's
+    ``initial_theta`` (5×5 shogi: the paper's Table 1 values, the other weights ~ N(0, 1e-8))."""
+    return registry.get(game).initial_theta(derive_seed(seed, "init", replicate), INIT_SCALE)
 
 
 def game_seeds(seed: int, run: RunSpec, first: int, count: int) -> np.ndarray:
@@ -31,28 +32,30 @@ def game_seeds(seed: int, run: RunSpec, first: int, count: int) -> np.ndarray:
 
 
 def _pg_job(job):
-    theta, settings, seeds = job
-    return play_pg_games(theta, settings, seeds)
+    theta, settings, seeds, game = job
+    return play_pg_games(theta, settings, seeds, registry.get(game))
 
 
 def _td_job(job):
-    theta, settings, seeds = job
-    return play_td_games(theta, settings, seeds)
+    theta, settings, seeds, game = job
+    return play_td_games(theta, settings, seeds, registry.get(game))
 
 
 #: The per-batch counts of a run's self-play (:func:`stats_row`).
 STAT_COLUMNS = ("sente_wins", "gote_wins", "draws", "plies", "gote_moves", "mirror_replies")
 
 
-def stats_row(records, max_plies: int) -> np.ndarray:
-    """A batch's counts: results, plies, gote's moves and how many of them copied sente's
-    (left a position that is its own mirror, :func:`gamelib.learn.selfplay.mirror_replies`)."""
+def stats_row(records, max_plies: int, game: str = "minishogi") -> np.ndarray:
+    """A batch's counts: results (the first player's wins, the second's, draws), plies, the
+    second player's moves and, in 5×5 shogi, how many of them copied sente's (left a position
+    that is its own mirror, :func:`gamelib.learn.selfplay.mirror_replies`; 0 in other games)."""
     row = np.zeros(len(STAT_COLUMNS), dtype=np.int64)
     for rec in records:
         row[min(rec.result, 3) - 1] += 1
         row[3] += rec.plies
         row[4] += rec.n_moves[1]
-        row[5] += mirror_replies(rec.moves, max_plies)
+        if game == "minishogi":
+            row[5] += mirror_replies(rec.moves, max_plies)
     return row
 
 
@@ -91,7 +94,7 @@ def train(folder, config: PGLeafConfig, seed: int, *, workers: int | None = None
     def init(cfg, run_seed):
         state = {}
         for run in runs:
-            state[f"theta/{run.key}"] = initial_theta(run_seed, run.replicate)
+            state[f"theta/{run.key}"] = initial_theta(run_seed, run.replicate, config.game)
             state[f"stats/{run.key}"] = np.zeros((0, len(STAT_COLUMNS)), dtype=np.int64)
         return state
 
@@ -100,7 +103,7 @@ def train(folder, config: PGLeafConfig, seed: int, *, workers: int | None = None
         # TD runs first: each is one long job
         for run in sorted(runs, key=lambda r: settings[r.key].policy_gradient):
             mine = batch_jobs(state[f"theta/{run.key}"], run, settings[run.key], ctx.run_seed,
-                              ctx.index, m, per_job)
+                              ctx.index, m, per_job, config.game)
             jobs += mine
             owners += [run.key] * len(mine)
         results = ctx.map(call_job, jobs, chunksize=1)
@@ -109,9 +112,9 @@ def train(folder, config: PGLeafConfig, seed: int, *, workers: int | None = None
             st = settings[run.key]
             new[f"theta/{run.key}"], records = batch_result(
                 state[f"theta/{run.key}"], st, [res for res, key in zip(results, owners)
-                                                if key == run.key])
+                                                if key == run.key], config.game)
             new[f"stats/{run.key}"] = np.vstack([state[f"stats/{run.key}"],
-                                                 stats_row(records, st.max_plies)[None, :]])
+                                                 stats_row(records, st.max_plies, config.game)[None, :]])
         bar.update(ctx.index)
         return new
 
@@ -125,14 +128,15 @@ def train(folder, config: PGLeafConfig, seed: int, *, workers: int | None = None
 
 
 def batch_jobs(theta, run: RunSpec, settings, run_seed: int, index: int, m: int,
-               per_job: int) -> list:
-    """The jobs of batch ``index`` (games ``index·m .. index·m + m - 1``) of one run, each a
-    ``(function, arguments)`` pair for :func:`call_job`: a TD run's ``m`` games are one job (θ
-    changes after every game), a policy-gradient run's are ``m / per_job`` jobs (θ fixed)."""
+               per_job: int, game: str = "minishogi") -> list:
+    """The jobs of batch ``index`` (games ``index·m .. index·m + m - 1``) of one run of
+    ``game``, each a ``(function, arguments)`` pair for :func:`call_job`: a TD run's ``m`` games
+    are one job (θ changes after every game), a policy-gradient run's are ``m / per_job`` jobs
+    (θ fixed)."""
     seeds = game_seeds(run_seed, run, index * m, m)
     if not settings.policy_gradient:
-        return [(_td_job, (theta, settings, seeds))]
-    return [(_pg_job, (theta, settings, seeds[j:j + per_job])) for j in range(0, m, per_job)]
+        return [(_td_job, (theta, settings, seeds, game))]
+    return [(_pg_job, (theta, settings, seeds[j:j + per_job], game)) for j in range(0, m, per_job)]
 
 
 def call_job(job):
@@ -141,12 +145,12 @@ def call_job(job):
     return fn(args)
 
 
-def batch_result(theta, settings, results) -> tuple[np.ndarray, list]:
+def batch_result(theta, settings, results, game: str = "minishogi") -> tuple[np.ndarray, list]:
     """``(θ after the batch, its games)`` from the results of the run's :func:`batch_jobs`, in
     their order: the TD learner's θ, or the policy-gradient update (eqs. 1-4) from θ."""
     if settings.policy_gradient:
         records = [rec for part in results for rec in part]
-        return pg_update(theta, records, settings), records
+        return pg_update(theta, records, settings, registry.get(game)), records
     return results[0]
 
 
@@ -155,7 +159,7 @@ def trained_theta(folder, config: PGLeafConfig, seed: int, games: int) -> dict:
     from the kept checkpoints of a training folder."""
     runs = runs_of(config)
     if games == 0:
-        return {run.key: initial_theta(seed, run.replicate) for run in runs}
+        return {run.key: initial_theta(seed, run.replicate, config.game) for run in runs}
     if games not in config.keep_points:
         raise ValueError(f"no kept parameters after {games} games; kept: "
                          f"{list(config.keep_points)}")
@@ -176,10 +180,11 @@ def saved_theta(folder, config: PGLeafConfig, seed: int, games: int) -> dict:
     the files that are missing."""
     runs = runs_of(config)
     if games == 0:
-        return {run.key: initial_theta(seed, run.replicate) for run in runs}
+        return {run.key: initial_theta(seed, run.replicate, config.game) for run in runs}
     paths = {run.key: Path(folder) / theta_file(run, games) for run in runs}
     missing = [p.name for p in paths.values() if not p.is_file()]
     if missing:
         raise FileNotFoundError(f"{folder} lacks the parameters after {games} games: "
                                 f"{', '.join(missing)}")
-    return {key: ev.load_theta(path) for key, path in paths.items()}
+    load = registry.get(config.game).load_theta
+    return {key: load(path) for key, path in paths.items()}
