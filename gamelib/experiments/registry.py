@@ -77,6 +77,7 @@ class Experiment:
     description: str = ""
     aliases: tuple = ()
     check: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
+    optional: tuple = ()
 
 
 @dataclass
@@ -87,15 +88,16 @@ class Registry:
 
     def register(self, name: str, *, profiles: Mapping[str, Mapping[str, Any]],
                  description: str = "", aliases: tuple = (),
-                 check: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
-                 ) -> Callable:
+                 check: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
+                 optional: tuple = ()) -> Callable:
         """Decorator registering ``run(options)`` as experiment ``name`` -- the name of its
         chapter and of its results folder. ``aliases``: former names, still understood (e.g.
         in the provenance of runs made before a rename). ``check(sizes)``: the experiment's
         validation of its sizes (each value and the relations between them), returning them
         complete -- a dict or a typed configuration that reads as one, which the run receives
         as ``options.sizes``; :meth:`options` applies it, so a bad value is refused before
-        anything runs or is written."""
+        anything runs or is written. ``optional``: parameters the profiles leave to ``check``'s
+        default (e.g. the PGLeaf experiment's ``game``) that ``-p`` may still set."""
         if not isinstance(name, str) or not name.isidentifier():
             raise ValueError(f"experiment name must be an identifier, got {name!r}")
         validate_profiles(profiles)
@@ -110,7 +112,7 @@ class Registry:
                                  f"{self.experiments[name].run.__module__})")
             self.experiments[name] = Experiment(name, run, {k: dict(v) for k, v in
                                                             profiles.items()}, description,
-                                                tuple(aliases), check)
+                                                tuple(aliases), check, tuple(optional))
             return run
 
         return decorator
@@ -150,11 +152,12 @@ class Registry:
                                     or workers < 1):
             raise ValueError(f"workers must be a positive integer, got {workers!r}")
         sizes = dict(experiment.profiles[profile])
-        unknown = sorted(set(overrides or {}) - set(sizes))
+        valid = set(sizes) | set(experiment.optional)
+        unknown = sorted(set(overrides or {}) - valid)
         if unknown:
             raise ValueError(f"unknown parameter(s) {', '.join(map(repr, unknown))} for "
                              f"experiment {name!r}; valid parameters: "
-                             f"{', '.join(sorted(sizes)) or 'none'}")
+                             f"{', '.join(sorted(valid)) or 'none'}")
         sizes.update(overrides or {})
         if experiment.check is not None:
             sizes = experiment.check(sizes)

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Callable, Mapping
 
 import numpy as np
 
-from gamelib.evaluation import shogi as ev
 from gamelib.experiments.pgleaf.config import PGLeafConfig, RunSpec, runs_of
+from gamelib.games import registry
+from gamelib.games.protocol import EVAL_LINEAR
 from gamelib.runtime.seeds import derive_seed
 
 
@@ -35,8 +37,13 @@ class MatchSettings:
         Ply cap (a draw).
     opening_plies : int
         Uniformly random plies that start every game, one opening per pair of games played
-        with both colours (:func:`gamelib.play.shogi.play_games` with ``paired_openings``);
+        with both colours (:func:`gamelib.play.games.play_games` with ``paired_openings``);
         0 (the paper's protocol): every game from the standard position.
+    game : str
+        The registered game: ``"minishogi"`` (the reference opponent of
+        :mod:`gamelib.evaluation.reference`) or ``"othello"`` (the reference opponent: the
+        classic square weights, :func:`gamelib.games.othello_features.initial_theta`, searched
+        as the learners search).
     """
 
     node_budget: int
@@ -45,31 +52,40 @@ class MatchSettings:
     noise_var: float = 0.001
     max_plies: int = 300
     opening_plies: int = 0
+    game: str = "minishogi"
 
     @property
     def noise_std(self) -> float:
         return math.sqrt(self.noise_var)
 
     def player(self, theta):
-        """A learner's parameters as a :class:`gamelib.play.shogi.SearchPlayer`."""
-        from gamelib.play.shogi import SearchPlayer
+        """A learner's parameters as a :class:`gamelib.play.games.SearchPlayer`."""
+        from gamelib.play.games import SearchPlayer
 
-        return SearchPlayer(theta, ev.EVAL_LINEAR, node_budget=self.node_budget,
+        return SearchPlayer(theta, EVAL_LINEAR, node_budget=self.node_budget,
                             max_depth=self.max_depth, qdepth=self.qdepth,
                             noise_std=self.noise_std)
 
     def reference(self):
-        """The reference opponent (:func:`gamelib.play.shogi.reference_player`, the stand-in for
-        the paper's ``ssp``) at this node budget and noise."""
-        from gamelib.play.shogi import reference_player
+        """The reference opponent at this node budget and noise: in 5×5 shogi
+        :func:`gamelib.play.shogi.reference_player`, the stand-in for the paper's ``ssp``; in
+        Othello the classic square weights searched as the learners search."""
+        if self.game == "minishogi":
+            from gamelib.play.shogi import reference_player
 
-        return reference_player(node_budget=self.node_budget, noise_std=self.noise_std)
+            return reference_player(node_budget=self.node_budget, noise_std=self.noise_std)
+        if self.game == "othello":
+            from gamelib.games.othello_features import initial_theta
+
+            return self.player(initial_theta())
+        raise ValueError(f"no reference opponent for the game {self.game!r}")
 
 
 def match_settings(config: PGLeafConfig) -> MatchSettings:
     """The evaluation games' settings of a configuration."""
     return MatchSettings(node_budget=config.node_budget, max_depth=config.max_depth,
-                         max_plies=config.max_plies, opening_plies=config.match_opening_plies)
+                         max_plies=config.max_plies, opening_plies=config.match_opening_plies,
+                         game=config.game)
 
 
 def _player_name(run: RunSpec, games: int) -> str:
@@ -109,9 +125,14 @@ def play_matches(out, thetas: Callable[[int], Mapping[str, np.ndarray]],
         losses`` (against the reference).
     """
     import pandas as pd
-    from gamelib.play.shogi import play_games
+
+    from gamelib.play import games, shogi
 
     match = match_settings(config)
+    if config.game == "minishogi":     # (SFEN start positions: the identity of earlier runs)
+        play_games = shogi.play_games
+    else:
+        play_games = partial(games.play_games, registry.get(config.game))
     runs = runs_of(config)
     players, rr_pairs, g_pairs = {}, [], []
     points = sorted(set(config.curve_points) | set(config.table_points))

@@ -9,7 +9,6 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from gamelib.evaluation import shogi as ev
 from gamelib.experiments.pgleaf.analysis import curves, elo, plot_curves, round_robin_table
 from gamelib.experiments.pgleaf.config import (COLUMN_LABELS, PROFILES, PGLeafConfig,
                                                pgleaf_config, runs_of, train_config)
@@ -17,6 +16,7 @@ from gamelib.experiments.pgleaf.matches import play_matches
 from gamelib.experiments.pgleaf.paper import PAPER_TABLES, paper_table_markdown
 from gamelib.experiments.pgleaf.training import STAT_COLUMNS, theta_file, train, trained_theta
 from gamelib.experiments.registry import RunOptions, register
+from gamelib.games import registry
 from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
 
 
@@ -68,10 +68,11 @@ def training_frame(state: Mapping[str, np.ndarray], config: PGLeafConfig):
 
 def _save_thetas(folder: Path, train_folder, config: PGLeafConfig, seed) -> None:
     points = sorted(set(config.table_points) | {config.n_games})
+    save = registry.get(config.game).save_theta
     for point in points:
         thetas = trained_theta(train_folder, config, seed, point)
         for run in runs_of(config):
-            ev.save_theta(folder / theta_file(run, point), thetas[run.key])
+            save(folder / theta_file(run, point), thetas[run.key])
 
 
 def write_report(out: Path, report: PGLeafReport, config: PGLeafConfig, seed: int,
@@ -195,9 +196,9 @@ def load_report(folder, expect: Mapping[str, Any] | None = None
     return PGLeafReport(**frames, timings=timings), config
 
 
-@register("pgleaf", profiles=PROFILES, check=pgleaf_config,
+@register("pgleaf", profiles=PROFILES, check=pgleaf_config, optional=("game",),
           description="PGLeaf vs TDLeaf(lambda), TD(lambda), REINFORCE on 5x5 shogi "
-                      "(Morioka & Igarashi, section 5)")
+                      "(Morioka & Igarashi, section 5), or on Othello (-p game othello)")
 def run(opts: RunOptions) -> PGLeafReport:
     """The command line's entry: :func:`run_experiment` with the options' configuration (made
     by :func:`pgleaf_config`, the registry's check, before anything ran)."""
