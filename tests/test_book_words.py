@@ -137,3 +137,41 @@ def test_sentence_and_visible_text():
 def test_page_sources_use_the_fields_words(path):
     hits = team_words(source_text(path))
     assert not hits, f"{path.relative_to(ROOT)} uses the team's words:\n{_report(hits)}"
+
+
+# --------------------------------------------------------------------------- the API pages' docstrings
+def _docstrings():
+    """Every docstring the API reference shows: each gamelib module's, and its public classes',
+    functions' and methods' (what autodoc renders), by module."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import gamelib
+
+    out = {}
+    for info in pkgutil.walk_packages(gamelib.__path__, "gamelib."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        texts = [module.__doc__ or ""]
+        for name, obj in vars(module).items():
+            if name.startswith("_") or getattr(obj, "__module__", None) != module.__name__:
+                continue
+            if inspect.isclass(obj) or callable(obj):
+                texts.append(getattr(obj, "__doc__", None) or "")
+            if inspect.isclass(obj):
+                texts += [getattr(m, "__doc__", None) or "" for k, m in vars(obj).items()
+                          if not k.startswith("_") and callable(m)]
+        out[module.__name__] = "\n\n".join(texts)
+    return out
+
+
+def test_docstrings_the_api_pages_show_use_the_fields_words():
+    """The built-page check (tests/test_built_book.py) finds these only after the book's build;
+    this finds them in the unit tests, before it."""
+    docs = _docstrings()
+    assert len(docs) > 100
+    shown = {name: _report(hits) for name, text in docs.items() if (hits := team_words(text))}
+    assert not shown, "docstrings with the team's words:\n" + "\n".join(
+        f"{name}:\n{report}" for name, report in shown.items())

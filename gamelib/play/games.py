@@ -331,7 +331,8 @@ def play_game(game: Game, first: Player, second: Player, seed: int, *, start: np
 
     ``max_plies``: a game that has lasted that many plies (the game's ``game_ply``) is a draw.
     ``opening_plies``: uniformly random moves at the start; or ``opening``: moves played first
-    (``ValueError`` if they end the game or one is illegal). See the module doc for the seeds.
+    (``ValueError`` if they end the game or one is illegal). The module doc says which
+    generator each random choice draws from.
     """
     for name, p in (("first", first), ("second", second)):
         if not isinstance(p, Player):
