@@ -12,8 +12,9 @@ import pandas as pd
 import pytest
 
 from gamelib.experiments import pgleaf
-from gamelib.experiments.pgleaf.verdicts import (COLUMNS, REGISTERED, TESTS, claim_verdicts,
-                                                 claims_by_configuration, configuration_label,
+from gamelib.experiments.pgleaf.verdicts import (COLUMNS, CONFIRMATORY, REGISTERED, TESTS,
+                                                 claim_verdicts, claims_by_configuration,
+                                                 configuration_label, confirmatory_verdicts,
                                                  holm, pooled_report)
 from gamelib.runtime.paths import repo_root, results_dir
 
@@ -169,6 +170,47 @@ def test_the_seeds_of_one_configuration_are_pooled_as_one_set_of_replicates(tmp_
     _write_run(tmp_path / "closest" / "seed-2", {**sizes, "beta": 1.0}, 2, [0.5, 0.5])
     with pytest.raises(ValueError, match="seed-2 is another configuration.*beta"):
         claims_by_configuration(tmp_path)
+
+
+def test_the_confirmatory_seed_is_judged_alone(tmp_path):
+    """Seed 1 of the antisymmetric layout is its own family: only its replicates, its own
+    Holm correction, the label saying so; nothing while its run is not there."""
+    from gamelib.experiments.pgleaf.closest import closest_sizes
+
+    sizes = {**pgleaf.PROFILES["quick"], **{k: v for k, v in closest_sizes().items()
+                                            if k in ("tie_sides", "beta", "td_alpha")},
+             "replicates": 3}
+    _write_run(tmp_path / "closest" / "seed-0", sizes, 0, [0.6, 0.7, 0.65])
+    assert confirmatory_verdicts(tmp_path).empty
+    assert list(confirmatory_verdicts(tmp_path).columns) == list(COLUMNS)
+    _write_run(tmp_path / "closest" / "seed-1", sizes, 1, [0.9, 0.8, 0.4])
+    table = confirmatory_verdicts(tmp_path)
+    row = table.iloc[0]
+    suffix, registered = CONFIRMATORY["closest/seed-1"]
+    assert row.configuration == "antisymmetric layout, TD β=12.8 (T_eff 0.384)" + suffix
+    assert row.registered == registered and row.unit == "training run"
+    assert (row.replicates, row.replicates_for) == (3, 2)
+    assert row.statistic == pytest.approx(0.7, rel=1e-12)
+    assert row.p_value == pytest.approx(_t_p([0.9, 0.8, 0.4], 0.5), rel=1e-12)
+    assert row.verdict == "undecided"
+    pooled = claims_by_configuration(tmp_path).iloc[0]
+    assert pooled.replicates == 6 and pooled.registered == REGISTERED["closest/seed-*"]
+
+
+def test_the_committed_confirmatory_table_is_what_the_committed_run_gives():
+    path = results_dir("paper", "pgleaf") / "claims_confirmatory.csv"
+    if not path.is_file():
+        pytest.skip("no committed confirmatory table (its run is not committed)")
+    pd.testing.assert_frame_equal(pd.read_csv(path), confirmatory_verdicts(), rtol=1e-9)
+
+
+def test_the_confirmatory_registration_precedes_its_data_in_git():
+    registration = _first_commit("data/results/paper/pgleaf/closest/CONFIRMATORY.md")
+    if registration is None:
+        pytest.skip("no git history")
+    for pattern in CONFIRMATORY:
+        data = _first_commit(f"data/results/paper/pgleaf/{pattern}/round_robin.csv")
+        assert data is None or datetime.fromisoformat(registration) < datetime.fromisoformat(data)
 
 
 def test_the_committed_claims_table_is_what_the_committed_runs_give():

@@ -4,8 +4,10 @@ tables of :mod:`~gamelib.experiments.pgleaf.verdicts`::
 
     python -m gamelib.experiments.pgleaf.power table [--root DIR]
 
-writes ``claims_by_configuration.csv`` (the verdicts) and ``replicates_needed.csv`` (this
-module's table) into ``data/results/paper/pgleaf``.
+writes ``claims_by_configuration.csv`` (the verdicts), ``replicates_needed.csv`` (this
+module's table) and, once its run is there, ``claims_confirmatory.csv`` (the pre-registered
+confirmatory set judged alone, :func:`~gamelib.experiments.pgleaf.verdicts.confirmatory_verdicts`)
+into ``data/results/paper/pgleaf``.
 
 Taking a claim's observed per-replicate mean (``effect``: the mean win rate minus 1/2, or the
 mean difference of win rates) and standard deviation (``sd``) as the truth, the power of its
@@ -24,7 +26,8 @@ from pathlib import Path
 
 from gamelib.experiments.pgleaf.verdicts import (CONFIGURATIONS, claim_tests,
                                                  claims_by_configuration, configuration_folders,
-                                                 configuration_label, pooled_report)
+                                                 configuration_label, confirmatory_verdicts,
+                                                 pooled_report)
 from gamelib.play.replicate_tests import replicates_needed, t_power, t_test, tost_power
 
 __all__ = ["POWER", "MOST_REPLICATES", "claim_power", "replicates_needed_table", "main"]
@@ -104,8 +107,8 @@ def replicates_needed_table(root=None, alpha: float = 0.01):
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m gamelib.experiments.pgleaf.power table``: write
-    ``claims_by_configuration.csv`` and ``replicates_needed.csv`` into
-    ``data/results/paper/pgleaf`` (or ``--root``)."""
+    ``claims_by_configuration.csv``, ``replicates_needed.csv`` and (once its run is there)
+    ``claims_confirmatory.csv`` into ``data/results/paper/pgleaf`` (or ``--root``)."""
     from gamelib.runtime import cli
 
     from gamelib.runtime.paths import results_dir
@@ -114,8 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = cli.ArgumentParser(prog="python -m gamelib.experiments.pgleaf.power",
                                 description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    p_table = sub.add_parser("table", help="write claims_by_configuration.csv and "
-                                           "replicates_needed.csv")
+    p_table = sub.add_parser("table", help="write claims_by_configuration.csv, "
+                                           "replicates_needed.csv and claims_confirmatory.csv")
     p_table.add_argument("--root", type=Path, default=None)
     args = parser.parse_args(argv)
     root = Path(results_dir("paper", "pgleaf") if args.root is None else args.root)
@@ -125,11 +128,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         verdicts, power = claims_by_configuration(root), replicates_needed_table(root)
+        confirmatory = confirmatory_verdicts(root)
     except (ValueError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    for name, frame in (("claims_by_configuration.csv", verdicts),
-                        ("replicates_needed.csv", power)):
+    tables = [("claims_by_configuration.csv", verdicts), ("replicates_needed.csv", power)]
+    if not confirmatory.empty:
+        tables.append(("claims_confirmatory.csv", confirmatory))
+    for name, frame in tables:
         print(write_csv(root, name, frame))
     return 0
 

@@ -75,6 +75,13 @@ were registered before its data. The replicate as the unit (this module's t-test
 post hoc. A further seed's replicates committed after that day are judged by tests written
 before them, but pooled with seed 0's (:func:`pooled_report`) the set is still labelled as
 above, since half of it had been seen.
+
+*The confirmatory set* (:data:`CONFIRMATORY`, :func:`confirmatory_verdicts`). Seed 1 of the
+antisymmetric layout (replicates 5-9) is also judged alone, as its own family of the same ten
+tests with Holm at 1 %: this was registered (``data/results/paper/pgleaf/closest/
+CONFIRMATORY.md``, commit 60c71c2) while its self-play ran and before any of its evaluation
+games, so its verdicts are the book's only ones whose claims and unit were both fixed before
+the data.
 """
 
 from __future__ import annotations
@@ -91,7 +98,7 @@ from gamelib.play.replicate_tests import t_test
 
 __all__ = ["EQUIVALENCE_MARGIN", "TESTS", "RATE_TESTS", "UNIT", "CONFIGURATIONS", "REGISTERED",
            "holm", "claim_tests", "claim_verdicts", "configuration_label", "configuration_folders",
-           "pooled_report", "claims_by_configuration"]
+           "pooled_report", "claims_by_configuration", "CONFIRMATORY", "confirmatory_verdicts"]
 
 #: Claim 8's margin: "as strong" means the win rates differ by less than this.
 EQUIVALENCE_MARGIN = 0.10
@@ -112,6 +119,11 @@ REGISTERED = {"seed-*": "post hoc",
               "openings/plies=4/seed-*": "post hoc",
               "closest/seed-*": "claims before the data, replicate unit post hoc",
               "closest/openings/plies=4/seed-*": "claims before the data, replicate unit post hoc"}
+#: The confirmatory set: one seed's runs judged alone, registered (claims, unit, family) before
+#: its evaluation games were played (``closest/CONFIRMATORY.md``, commit 60c71c2): pattern ->
+#: (the label's suffix, the registration label).
+CONFIRMATORY = {"closest/seed-1": (", seed 1 alone (confirmatory)",
+                                   "claims and replicate unit before the data")}
 
 
 def holm(p_values, alpha: float) -> list[bool]:
@@ -339,3 +351,23 @@ def claims_by_configuration(root=None, alpha: float = 0.01):
         frames.append(claim_verdicts(report, config, configuration_label(config), alpha,
                                      REGISTERED[pattern]))
     return pd.concat(frames, ignore_index=True)
+
+
+def confirmatory_verdicts(root=None, alpha: float = 0.01):
+    """:func:`claim_verdicts` of each finished run of :data:`CONFIRMATORY` judged alone (its
+    own family of tests, Holm at ``alpha``), the configuration labelled with the suffix: the
+    table of ``claims_confirmatory.csv``; an empty table (the columns only) while no such run
+    is there."""
+    import pandas as pd
+
+    from gamelib.runtime.paths import results_dir
+
+    root = Path(results_dir("paper", "pgleaf") if root is None else root)
+    frames = []
+    for pattern, (suffix, registered) in CONFIRMATORY.items():
+        folder = root / pattern
+        if (folder / "provenance.json").is_file():
+            report, config = pooled_report([folder])
+            frames.append(claim_verdicts(report, config, configuration_label(config) + suffix,
+                                         alpha, registered))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
