@@ -60,7 +60,7 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 #: Pages photographed (relative to the HTML folder), if they exist.
 SCREENSHOT_PAGES = ("book/intro.html", "notebooks/bonanza_derivation.html",
                     "notebooks/minishogi_engine.html", "notebooks/pgleaf.html",
-                    "notebooks/othello_value.html")
+                    "notebooks/othello_value.html", "book/api/games.html", "book/api/play.html")
 _TRAMPOLINE = ("import os, sys; r, w = int(sys.argv[1]), int(sys.argv[2]); os.dup2(r, 3); "
                "os.dup2(w, 4); os.close(r); os.close(w); os.execv(sys.argv[3], sys.argv[3:])")
 _SKIP_DIRS = {"_static", "_sources", "_images", "_sphinx_design_static"}

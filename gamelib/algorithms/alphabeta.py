@@ -95,6 +95,7 @@ hits.
 from __future__ import annotations
 
 import sys
+import threading
 from types import SimpleNamespace
 
 import numpy as np
@@ -121,6 +122,7 @@ __all__ = [
     "LEAF_CAP",
     "kernels",
     "new_workspace",
+    "thread_workspace",
 ]
 
 #: Score of a game won at the root; a game ended ``p`` plies from the root is ``±(MATE - p)``.
@@ -205,6 +207,21 @@ def new_workspace(game: Game, tt_bits: int = 16):
     ec = np.zeros((1 << EVAL_CACHE_BITS, 3), dtype=np.int64)
     ecv = np.zeros(1 << EVAL_CACHE_BITS, dtype=np.float64)
     return mv, ordk, pv, ctl, tt, tts, ec, ecv
+
+
+_LOCAL = threading.local()
+
+
+def thread_workspace(game: Game, tt_bits: int = 16):
+    """This thread's :func:`new_workspace` for ``game`` with a ``2**tt_bits``-entry table, made on
+    first use and kept (one search at a time per thread)."""
+    cache = getattr(_LOCAL, "workspaces", None)
+    if cache is None:
+        cache = _LOCAL.workspaces = {}
+    key = (game.name, int(tt_bits))
+    if key not in cache:
+        cache[key] = new_workspace(game, tt_bits)
+    return cache[key]
 
 
 def kernels(game: Game) -> SimpleNamespace:

@@ -107,7 +107,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros as _ctz
 from gamelib.runtime.bits import ctpop
 from gamelib.runtime.index import unsigned as _u
 from gamelib.runtime.kernels import kernel
-from gamelib.runtime.parameters import load_parameters, save_parameters
+from gamelib.runtime.parameters import check_parameters, load_parameters, save_parameters
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import SQUARE_NAMES
@@ -973,16 +973,9 @@ def side_weights_theta(weights, tempo: float = 0.0) -> np.ndarray:
 
 
 def check_theta(theta, name: str = "theta") -> np.ndarray:
-    """``theta`` as a contiguous ``float64`` vector of length ``N_FEATURES``, or ``ValueError``."""
-    arr = np.asarray(theta)
-    if arr.ndim != 1 or arr.shape[0] != N_FEATURES:
-        raise ValueError(f"{name} must be a vector of {N_FEATURES} parameters (layout {LAYOUT_NAME!r}), got shape {arr.shape}")
-    if not np.issubdtype(arr.dtype, np.floating) and not np.issubdtype(arr.dtype, np.integer):
-        raise ValueError(f"{name} must be numeric, got dtype {arr.dtype}")
-    arr = np.ascontiguousarray(arr, dtype=np.float64)
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} has {int(np.sum(~np.isfinite(arr)))} non-finite values")
-    return arr
+    """``theta`` as a contiguous ``float64`` vector of length ``N_FEATURES``, or ``ValueError``
+    (:func:`gamelib.runtime.parameters.check_parameters`)."""
+    return check_parameters(theta, N_FEATURES, LAYOUT_NAME, name)
 
 
 #: The paper's Table 1 piece values (a pawn = 0.02). Pieces in hand start at their board value.

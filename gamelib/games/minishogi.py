@@ -28,7 +28,7 @@ The evaluation is θ·φ(s) with the 15,773 features of :mod:`gamelib.evaluation
 ``evaluate_and_features`` are its ``features_unsorted`` and ``evaluate_and_features_unsorted``,
 which merge a repeated index without a sort; ``prepare_weights`` is its ``prepare_into``, the pair
 table; ``TEMPO_INDEX`` and ``SIDE_HALF`` are its tempo feature and the offset of the other side's
-block; ``initial_theta``, ``save_theta`` and ``load_theta`` are its own). ``room`` counts the history's free rows. ``bonus_counts`` counts the enclosing golds and
+block; ``initial_theta``, ``check_theta``, ``save_theta`` and ``load_theta`` are its own). ``room`` counts the history's free rows. ``bonus_counts`` counts the enclosing golds and
 silvers of the PGLeaf paper's non-MDP reward (:func:`bonus_counts`). Perft counts move sequences only (a position
 without moves is no leaf before the last ply), as the published minishogi numbers do.
 """
@@ -46,7 +46,7 @@ from gamelib.minishogi.position import Position
 from gamelib.runtime.kernels import kernel
 from .protocol import DRAW, LOSS, ONGOING, WIN
 
-__all__ = ["start", "with_room", "move_text", "parse_move", "initial_theta", "save_theta",
+__all__ = ["start", "with_room", "move_text", "parse_move", "initial_theta", "check_theta", "save_theta",
            "load_theta", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS", "PERFT_END_LEAF",
            "gen_moves", "count_moves", "gen_noisy", "make_move", "unmake_move", "outcome",
            "in_check", "side_to_move", "game_ply", "hash_key", "hash_from_scratch",
@@ -81,6 +81,7 @@ leaf_features = _ev.features_unsorted
 evaluate_and_features = _ev.evaluate_and_features_unsorted
 prepare_weights = _ev.prepare_into
 initial_theta = _ev.initial_theta
+check_theta = _ev.check_theta
 save_theta = _ev.save_theta
 load_theta = _ev.load_theta
 

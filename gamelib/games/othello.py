@@ -53,11 +53,11 @@ from gamelib.othello.value_table import _hash as _pair_hash
 from gamelib.runtime.bits import cttz as _cttz
 from gamelib.runtime.index import unsigned as _u
 from gamelib.runtime.kernels import kernel
-from gamelib.runtime.parameters import load_parameters, save_parameters
+from gamelib.runtime.parameters import check_parameters, load_parameters, save_parameters
 from . import othello_features as _features
 from .protocol import DRAW, LOSS, ONGOING, WIN
 
-__all__ = ["start", "with_room", "move_text", "parse_move", "initial_theta", "save_theta",
+__all__ = ["start", "with_room", "move_text", "parse_move", "initial_theta", "check_theta", "save_theta",
            "load_theta", "LAYOUT_NAME", "FORMAT_VERSION", "new_state", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS",
            "PERFT_END_LEAF", "gen_moves", "count_moves", "gen_noisy", "make_move", "unmake_move",
            "outcome", "in_check", "side_to_move", "game_ply", "hash_key", "hash_from_scratch",
@@ -125,27 +125,21 @@ def initial_theta(seed: int = 0, scale: float = 1e-4) -> np.ndarray:
     return np.where(theta == 0.0, noise, theta)
 
 
-def _check_theta(theta, name: str = "theta") -> np.ndarray:
-    arr = np.asarray(theta)
-    if arr.ndim != 1 or arr.shape[0] != N_FEATURES or not (
-            np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer)):
-        raise ValueError(f"{name} must be a numeric vector of {N_FEATURES} parameters (layout "
-                         f"{LAYOUT_NAME!r}), got shape {arr.shape}")
-    arr = np.ascontiguousarray(arr, dtype=np.float64)
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} has {int(np.sum(~np.isfinite(arr)))} non-finite values")
-    return arr
+def check_theta(theta, name: str = "theta") -> np.ndarray:
+    """``theta`` as a contiguous ``float64`` vector of ``N_FEATURES`` finite parameters, or
+    ``ValueError`` (:func:`gamelib.runtime.parameters.check_parameters`)."""
+    return check_parameters(theta, N_FEATURES, LAYOUT_NAME, name)
 
 
 def save_theta(path, theta):
     """Save parameters as ``.npz`` (atomically) with the layout's name and version."""
-    return save_parameters(path, _check_theta(theta), LAYOUT_NAME, FORMAT_VERSION)
+    return save_parameters(path, check_theta(theta), LAYOUT_NAME, FORMAT_VERSION)
 
 
 def load_theta(path) -> np.ndarray:
     """Parameters saved by :func:`save_theta` (``ValueError`` naming a file of another layout,
     version or length, or with non-finite values; ``FileNotFoundError``)."""
-    return _check_theta(load_parameters(path, LAYOUT_NAME, FORMAT_VERSION, "othello"),
+    return check_theta(load_parameters(path, LAYOUT_NAME, FORMAT_VERSION, "othello"),
                         name=f"{path}: theta")
 
 

@@ -126,8 +126,11 @@ plies; ``with_room(s, plies) -> s2``, a copy of the state (position and history)
 the square, ``pass``); ``parse_move(s, text) -> m``, the legal move of ``s`` written ``text``
 (``ValueError`` naming a malformed or illegal one); for learners ``initial_theta(seed, scale)``,
 the learners' starting parameters (the game's known weights, the others ~ N(0, scale²) from
-``seed``), and ``save_theta(path, theta)`` / ``load_theta(path)``, parameter files that name the
-feature layout (:mod:`gamelib.runtime.parameters`).
+``seed``), ``check_theta(theta, name="theta")``, ``theta`` as a contiguous ``float64`` vector
+of ``N_FEATURES`` finite parameters (``ValueError`` naming what is wrong), and
+``save_theta(path, theta)`` / ``load_theta(path)``, parameter files that name the feature layout
+(:mod:`gamelib.runtime.parameters`). :func:`prepared_weights` is θ followed by the game's
+derived weights, what the searches read.
 """
 
 from __future__ import annotations
@@ -138,6 +141,7 @@ from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Callable
 
+import numpy as np
 from numba.core.registry import CPUDispatcher
 
 __all__ = [
@@ -151,6 +155,7 @@ __all__ = [
     "ProtocolError",
     "Game",
     "game_from_module",
+    "prepared_weights",
     "gen_moves",
     "count_moves",
     "gen_noisy",
@@ -314,8 +319,8 @@ TEMPO_INDEX = _Unbound("TEMPO_INDEX")
 SIDE_HALF = _Unbound("SIDE_HALF")
 
 #: The Python functions a game defines (module doc).
-PYTHON = ("start", "with_room", "move_text", "parse_move", "initial_theta", "save_theta",
-          "load_theta")
+PYTHON = ("start", "with_room", "move_text", "parse_move", "initial_theta", "check_theta",
+          "save_theta", "load_theta")
 
 #: The constants a game defines: name -> (smallest value, largest value).
 CONSTANTS = {"MAX_MOVES": (1, 2**16), "N_FEATURES": (1, 2**31 - 1), "MAX_ACTIVE": (1, 2**31 - 1),
@@ -341,6 +346,7 @@ class Game:
     move_text: Callable
     parse_move: Callable
     initial_theta: Callable
+    check_theta: Callable
     save_theta: Callable
     load_theta: Callable
     in_package: bool
@@ -409,3 +415,12 @@ def game_from_module(name: str, module: ModuleType | SimpleNamespace) -> Game:
     constants = SimpleNamespace(**{k: getattr(module, k) for k in CONSTANTS})
     in_package = all(_defined_in_package(d) for d in vars(kernels).values())
     return Game(name, kernels, constants, *(getattr(module, k) for k in PYTHON), in_package)
+
+
+def prepared_weights(game: Game, theta) -> np.ndarray:
+    """θ (checked by the game's ``check_theta``) followed by its derived weights
+    (``prepare_weights``): the ``N_WEIGHTS`` weights a linear evaluation's search reads."""
+    w = np.empty(game.N_WEIGHTS)
+    w[:game.N_FEATURES] = game.check_theta(theta)
+    game.prepare_weights(w)
+    return w

@@ -88,7 +88,8 @@ from gamelib.algorithms.leaves import (EVAL_CACHE_KEEP, EVAL_CACHE_NEW, child_le
 from gamelib.games import registry
 from gamelib.games.protocol import (DRAW, EVAL_LINEAR, MAX_MOVES, N_WEIGHTS, ONGOING, WIN, Game,
                                     bonus_counts, game_ply, make_move, outcome, plies_made,
-                                    prepare_weights, repetition, side_to_move)
+                                    prepare_weights, prepared_weights, repetition,
+                                    side_to_move)
 from gamelib.games.specialize import generic, specialize
 from gamelib.learn.policy_gradient import (BASELINES, EpisodeScores, add_log_policy_gradient,
                                            gradient_weight, sample_from, self_play_update,
@@ -547,7 +548,7 @@ def policy_sharpness(theta, settings: LearnerSettings, seeds, game: Game = _SHOG
     seeds = _check_seeds(seeds)
     _, _, _, _, ws, out, probs, _ = _buffers(game, settings)
     start = start_state(settings.max_plies, settings.qdepth, game)
-    weights = _prepared(game, theta)
+    weights = prepared_weights(game, theta)
     acc = np.zeros(4)
     policy_game = kernels(game)._policy_game
     for seed in seeds:
@@ -637,28 +638,13 @@ def check_game(game: Game, settings: LearnerSettings) -> Game:
 
 
 def _check_theta(game: Game, theta, settings=None) -> np.ndarray:
-    arr = np.asarray(theta)
-    if arr.ndim != 1 or arr.shape[0] != game.N_FEATURES:
-        raise ValueError(f"theta must be a vector of {game.N_FEATURES} parameters ({game.name}'s "
-                         f"evaluation), got shape {arr.shape}")
-    if not (np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer)):
-        raise ValueError(f"theta must be numeric, got dtype {arr.dtype}")
-    arr = np.ascontiguousarray(arr, dtype=np.float64)
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"theta has {int(np.sum(~np.isfinite(arr)))} non-finite values")
+    """The game's ``check_theta``, and with ``settings.tie_sides`` equal side halves."""
+    arr = game.check_theta(theta)
     half = game.SIDE_HALF
     if settings is not None and settings.tie_sides and not np.array_equal(arr[:half], arr[half:2 * half]):
         raise ValueError("tie_sides needs theta with equal halves (θ_stm = θ_opp), e.g. from "
                          "gamelib.evaluation.shogi.initial_theta or side_weights_theta")
     return arr
-
-
-def _prepared(game: Game, theta: np.ndarray) -> np.ndarray:
-    """θ followed by the game's derived weights (``prepare_weights``): what the searches read."""
-    w = np.empty(game.N_WEIGHTS)
-    w[:game.N_FEATURES] = theta
-    game.prepare_weights(w)
-    return w
 
 
 def _check_seeds(seeds) -> np.ndarray:
@@ -703,7 +689,7 @@ def play_pg_games(theta, settings: LearnerSettings, seeds, game: Game = _SHOGI) 
     g_idx = np.zeros(theta.size, dtype=np.int32)
     g_val = np.zeros(theta.size)
     records = []
-    weights = _prepared(game, theta)      # θ is fixed: its derived weights once for all the games
+    weights = prepared_weights(game, theta)      # θ is fixed: its derived weights once for all the games
     selfplay_game = kernels(game)._selfplay_game
     for seed in seeds:
         selfplay_game(weights, start, EVAL_LINEAR, settings.qdepth, settings.temperature,

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import threading
 from dataclasses import dataclass
 from functools import partial
 from typing import Mapping, Sequence
@@ -53,7 +52,7 @@ from gamelib.algorithms import alphabeta as ab
 from gamelib.algorithms import deepening as dp
 from gamelib.algorithms import leaves as lv
 from gamelib.games import registry
-from gamelib.games.protocol import DRAW, EVAL_LINEAR, ONGOING, WIN, Game
+from gamelib.games.protocol import DRAW, EVAL_LINEAR, ONGOING, WIN, Game, prepared_weights
 from gamelib.play import tournament
 from gamelib.play.tournament import GameSpec, TournamentResult
 from gamelib.runtime.checks import check_integer
@@ -68,8 +67,6 @@ DEFAULT_TT_BITS = 16
 #: Openings drawn at most by :func:`random_opening` with ``redraw`` before it gives up.
 MAX_REDRAWS = 1000
 
-_LOCAL = threading.local()
-
 
 def check_float(name: str, value, positive: bool = False) -> float:
     """``value`` as a float if it is a finite number ``>= 0`` (``> 0`` with ``positive``)."""
@@ -82,27 +79,17 @@ def check_float(name: str, value, positive: bool = False) -> float:
     return x
 
 
-def _workspace(game: Game, tt_bits: int):
-    """This thread's search workspace for ``game`` with a ``2**tt_bits``-entry table."""
-    cache = getattr(_LOCAL, "workspaces", None)
-    if cache is None:
-        cache = _LOCAL.workspaces = {}
-    key = (game.name, tt_bits)
-    if key not in cache:
-        cache[key] = ab.new_workspace(game, tt_bits)
-    return cache[key]
-
-
-def _theta(game: Game, theta) -> np.ndarray:
-    arr = np.asarray(theta)
-    if arr.ndim != 1 or arr.shape[0] != game.N_FEATURES or not (
-            np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer)):
-        raise ValueError(f"theta must be a numeric vector of {game.N_FEATURES} parameters "
-                         f"({game.name}'s evaluation), got shape {arr.shape} and dtype {arr.dtype}")
-    arr = np.ascontiguousarray(arr, dtype=np.float64)
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"theta has {int(np.sum(~np.isfinite(arr)))} non-finite values")
-    return arr
+def _settle(player, **checks) -> None:
+    """Check and normalise a frozen player's fields: ``theta`` (a vector of finite numbers; its
+    length is checked against the game when the player moves), ``kind`` (an integer >= 0) and
+    each ``name=(check, *args)`` given."""
+    arr = np.asarray(player.theta)
+    if arr.ndim != 1 or not np.all(np.isfinite(arr)):
+        raise ValueError("theta must be a vector of finite parameters")
+    object.__setattr__(player, "theta", np.ascontiguousarray(arr, dtype=np.float64))
+    object.__setattr__(player, "kind", check_integer("kind", player.kind, 0))
+    for name, (check, *args) in checks.items():
+        object.__setattr__(player, name, check(name, getattr(player, name), *args))
 
 
 # ----------------------------------------------------------------------------- players
@@ -155,32 +142,20 @@ class SearchPlayer(Player):
     noise_std: float = 0.0
 
     def __post_init__(self):
-        arr = np.asarray(self.theta)
-        if arr.ndim != 1 or not np.all(np.isfinite(arr)):
-            raise ValueError("theta must be a vector of finite parameters")
-        object.__setattr__(self, "theta", np.ascontiguousarray(arr, dtype=np.float64))
-        if isinstance(self.kind, bool) or not isinstance(self.kind, (int, np.integer)) or self.kind < 0:
-            raise ValueError(f"kind must be an evaluation kind (an integer >= 0), got {self.kind!r}")
-        object.__setattr__(self, "kind", int(self.kind))
-        object.__setattr__(self, "node_budget", check_integer("node_budget", self.node_budget, 1))
-        object.__setattr__(self, "max_depth", check_integer("max_depth", self.max_depth, 1))
-        object.__setattr__(self, "qdepth", check_integer("qdepth", self.qdepth, 0))
-        object.__setattr__(self, "noise_std", check_float("noise_std", self.noise_std))
+        _settle(self, node_budget=(check_integer, 1), max_depth=(check_integer, 1),
+                qdepth=(check_integer, 0), noise_std=(check_float,))
 
     def search(self, game: Game, s: np.ndarray, seed: int, max_plies: int) -> dp.SearchResult:
         """The search's result at ``s`` with the noise seed ``seed``."""
-        theta = _theta(game, self.theta)
         settings = dp.check_settings(self.max_depth, self.node_budget, self.qdepth, max_plies,
                                      DEFAULT_TT_BITS, seed, self.noise_std)
         max_depth, node_budget, qdepth, max_plies, tt_bits, seed64, noise_std = settings
-        if self.kind == EVAL_LINEAR:   # θ with the game's derived weights (the same values)
-            w = np.empty(game.N_WEIGHTS)
-            w[:game.N_FEATURES] = theta
-            game.prepare_weights(w)
-            theta = w
+        # the linear evaluation reads θ with the game's derived weights (the same values)
+        theta = (prepared_weights(game, self.theta) if self.kind == EVAL_LINEAR
+                 else game.check_theta(self.theta))
         st = game.with_room(s, ab.MAX_PLY + 2)
         return dp.deepen(game, st, theta, self.kind, max_depth, node_budget, qdepth, noise_std,
-                         seed64, max_plies, True, True, True, _workspace(game, tt_bits))
+                         seed64, max_plies, True, True, True, ab.thread_workspace(game, tt_bits))
 
     def choose(self, game, s, rng, max_plies):
         result = self.search(game, s, int(rng.integers(0, 2**63 - 1)), max_plies)
@@ -225,14 +200,8 @@ class SoftmaxPlayer(Player):
     qdepth: int = 4
 
     def __post_init__(self):
-        arr = np.asarray(self.theta)
-        if arr.ndim != 1 or not np.all(np.isfinite(arr)):
-            raise ValueError("theta must be a vector of finite parameters")
-        object.__setattr__(self, "theta", np.ascontiguousarray(arr, dtype=np.float64))
-        object.__setattr__(self, "kind", check_integer("kind", self.kind, 0))
-        object.__setattr__(self, "temperature", check_float("temperature", self.temperature, positive=True))
-        object.__setattr__(self, "depth", check_integer("depth", self.depth, 1))
-        object.__setattr__(self, "qdepth", check_integer("qdepth", self.qdepth, 0))
+        _settle(self, temperature=(check_float, True), depth=(check_integer, 1),
+                qdepth=(check_integer, 0))
         if self.depth + self.qdepth >= ab.MAX_PLY:
             raise ValueError(f"depth + qdepth must be < {ab.MAX_PLY}, got {self.depth} + {self.qdepth}")
 
@@ -240,8 +209,9 @@ class SoftmaxPlayer(Player):
         """``(moves, scores)`` of every root move at ``s``."""
         st = game.with_room(s, self.depth + self.qdepth + 2)
         out = lv.new_leaves_buffers(game)
-        n = int(lv.kernels(game).root_scores_into(st, _theta(game, self.theta), self.kind, self.depth,
-                                                  self.qdepth, max_plies, _workspace(game, 0), out))
+        n = int(lv.kernels(game).root_scores_into(st, game.check_theta(self.theta), self.kind,
+                                                  self.depth, self.qdepth, max_plies,
+                                                  ab.thread_workspace(game, 0), out))
         return out[0][:n].copy(), out[1][:n].copy()
 
     def choose(self, game, s, rng, max_plies):

@@ -10,7 +10,21 @@ import numpy as np
 
 from gamelib.runtime.atomic import load_npz, save_npz_atomic
 
-__all__ = ["save_parameters", "load_parameters"]
+__all__ = ["check_parameters", "save_parameters", "load_parameters"]
+
+
+def check_parameters(theta, n: int, layout: str, name: str = "theta") -> np.ndarray:
+    """``theta`` as a contiguous ``float64`` vector of ``n`` finite parameters of the feature
+    layout ``layout``, or ``ValueError`` naming what is wrong (shape, type, non-finite values)."""
+    arr = np.asarray(theta)
+    if arr.ndim != 1 or arr.shape[0] != n or not (
+            np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer)):
+        raise ValueError(f"{name} must be a numeric vector of {n} parameters (layout {layout!r}), "
+                         f"got shape {arr.shape} and dtype {arr.dtype}")
+    arr = np.ascontiguousarray(arr, dtype=np.float64)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} has {int(np.sum(~np.isfinite(arr)))} non-finite values")
+    return arr
 
 
 def save_parameters(path, theta: np.ndarray, layout: str, version: int) -> Path:

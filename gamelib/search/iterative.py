@@ -15,13 +15,14 @@ from collections.abc import Callable
 import numpy as np
 
 from gamelib.algorithms import deepening
+from gamelib.algorithms.alphabeta import thread_workspace
 from gamelib.algorithms.deepening import StopSignal, mate_plies
 from gamelib.evaluation import shogi as ev
 from gamelib.minishogi import core as mc
 from gamelib.minishogi.notation import format_usi
 
 from . import core as sc
-from .state import as_search_state, check_eval_args, thread_workspace
+from .state import as_search_state, check_eval_args
 
 __all__ = ["SearchResult", "StopSignal", "search", "DEFAULT_TT_BITS", "mate_plies", "principal_leaf"]
 
@@ -115,7 +116,7 @@ def search(
     if kind == ev.EVAL_LINEAR:   # θ with its pair table (a faster evaluation, the same values)
         theta = ev.prepare(theta)
     st = as_search_state(s, sc.MAX_PLY + 2)
-    ws = thread_workspace(tt_bits) if workspace is None else deepening.check_workspace(sc.GAME, workspace)
+    ws = thread_workspace(sc.GAME, tt_bits) if workspace is None else deepening.check_workspace(sc.GAME, workspace)
     return deepening.deepen(sc.GAME, st, theta, kind, max_depth, node_budget, qdepth, noise_std, seed64,
                             max_plies, use_tt, killers, history, ws, stop, on_iteration, SearchResult)
 

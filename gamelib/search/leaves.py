@@ -39,10 +39,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from gamelib.algorithms import leaves as _leaves
+from gamelib.algorithms.alphabeta import thread_workspace
 from gamelib.algorithms.leaves import EVAL_CACHE_KEEP, EVAL_CACHE_NEW, EVAL_CACHE_OFF
 
 from . import core as sc
-from .state import as_search_state, check_eval_args, thread_workspace
+from .state import as_search_state, check_eval_args
 
 __all__ = ["RootLeaves", "root_leaves", "root_leaves_into", "root_scores_into", "leaf_features_into",
            "leaf_features_unsorted_into", "child_leaves_into", "child_scores_into", "new_leaves_buffers",
@@ -131,7 +132,7 @@ def root_leaves(s, theta, kind, depth: int = 1, qdepth: int = 4, *, max_plies: i
     depth, qdepth, max_plies = _check_depths(depth, qdepth, max_plies)
     theta, kind = check_eval_args(theta, kind)
     st = as_search_state(s, depth + qdepth + 2)
-    ws = thread_workspace(0)
+    ws = thread_workspace(sc.GAME, 0)
     out = new_leaves_buffers()
     n = root_leaves_into(st, theta, kind, depth, qdepth, max_plies, ws, out)
     moves, scores, lk, ptr, idx, val = out[:6]

@@ -1,30 +1,14 @@
-"""Input checks and per-thread buffers shared by the search front ends."""
+"""Input checks shared by the 5×5 shogi search front ends."""
 
 from __future__ import annotations
-
-import threading
 
 import numpy as np
 
 from gamelib.evaluation import shogi as ev
 from gamelib.minishogi import core as mc
 
-from . import core as sc
 
-__all__ = ["as_search_state", "check_eval_args", "thread_workspace"]
-
-_LOCAL = threading.local()
-
-
-def thread_workspace(tt_bits: int):
-    """This thread's search workspace with a ``2**tt_bits``-entry table (made on first use)."""
-    cache = getattr(_LOCAL, "workspaces", None)
-    if cache is None:
-        cache = _LOCAL.workspaces = {}
-    ws = cache.get(tt_bits)
-    if ws is None:
-        ws = cache[tt_bits] = sc.new_workspace(tt_bits)
-    return ws
+__all__ = ["as_search_state", "check_eval_args"]
 
 
 def as_search_state(s, extra_plies: int) -> np.ndarray:

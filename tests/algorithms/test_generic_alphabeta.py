@@ -153,3 +153,24 @@ def test_othello_generic_search_is_the_positional_search_on_quiet_horizons():
             else:
                 same_move += 1
     assert compared >= 10 and same_move >= compared // 2
+
+
+def test_thread_workspace_is_one_per_thread_game_and_table_size():
+    """A thread keeps one workspace per (game, table size) and reuses it; another thread gets
+    its own (two threads never search in one workspace)."""
+    import threading
+
+    first = {g: ab.thread_workspace(registry.get(g), 4) for g in GAMES}
+    for g in GAMES:
+        game = registry.get(g)
+        assert ab.thread_workspace(game, 4) is first[g]
+        assert ab.thread_workspace(game, 5) is not first[g]
+        assert ab.thread_workspace(game, 5)[4].shape[0] == 32 and first[g][4].shape[0] == 16
+        assert first[g][0].shape[0] == (ab.MAX_PLY + 2) * game.MAX_MOVES
+    other = {}
+    worker = threading.Thread(target=lambda: other.update(
+        {g: ab.thread_workspace(registry.get(g), 4) for g in GAMES}))
+    worker.start()
+    worker.join()
+    assert all(other[g] is not first[g] for g in GAMES)
+    assert len({id(first[g]) for g in GAMES}) == len(GAMES)

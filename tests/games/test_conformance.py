@@ -223,6 +223,19 @@ def check_python_functions(game, oracle, sample):
     first = game.initial_theta(3, 1e-4)
     assert first.shape == (game.N_FEATURES,) and np.array_equal(first, game.initial_theta(3, 1e-4))
     assert not np.array_equal(first, game.initial_theta(4, 1e-4)), f"{game.name}: initial_theta ignores its seed"
+    checked = game.check_theta(first.astype(np.float32), "θ")
+    assert checked.dtype == np.float64 and checked.flags.c_contiguous and np.array_equal(
+        checked, first.astype(np.float32)), f"{game.name}: check_theta changed the parameters"
+    broken_thetas = {"a vector of another length": first[:-1], "a matrix": first[None, :],
+                     "text": np.array(["1"] * game.N_FEATURES), "a NaN": np.where(
+                         np.arange(game.N_FEATURES) == 0, np.nan, first)}
+    for what, bad in broken_thetas.items():
+        try:
+            game.check_theta(bad, "θ")
+        except ValueError as err:
+            assert str(err).startswith("θ "), f"{game.name}: check_theta's message {err} does not name θ"
+        else:
+            raise AssertionError(f"{game.name}: check_theta accepts {what}")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "theta.npz"
         game.save_theta(path, first)
@@ -500,6 +513,10 @@ def _first_legal_move(s, text):
     return int(buf[0])
 
 
+def _accepts_anything(theta, name="theta"):
+    return np.asarray(theta, dtype=np.float64)
+
+
 #: case -> (game, what is replaced, the check that must fail, the start of its message).
 BROKEN = {
     "othello gen_moves drops a move": (
@@ -539,6 +556,8 @@ BROKEN = {
         "othello", {"bonus_counts": _a_bonus_for_black}, check_learner_kernels, "bonus_counts"),
     "othello parse_move of the first move": (
         "othello", {"parse_move": _first_legal_move}, check_python_functions, "move text"),
+    "minishogi check_theta accepts anything": (
+        "minishogi", {"check_theta": _accepts_anything}, check_python_functions, "check_theta accepts"),
     "minishogi count_moves counts evasions wrong": (
         "minishogi", {"count_moves": _one_more_leaf}, check_perft_positions, r"perft\(2\)"),
 }

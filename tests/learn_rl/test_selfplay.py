@@ -7,9 +7,10 @@ import pytest
 from gamelib.evaluation import shogi as ev
 from gamelib.learn import policy_gradient as pg
 from gamelib.learn import selfplay as sp
-from gamelib.learn import td
 from gamelib.minishogi import core
 from gamelib.search import root_leaves
+
+from replayed import check_pg_record, expected_td_update
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +28,7 @@ def _replay(theta, settings, moves):
         rl = root_leaves(s, theta, ev.EVAL_LINEAR, 1, settings.qdepth,
                          max_plies=settings.max_plies)
         k = int(np.flatnonzero(rl.moves == m)[0])
-        steps.append((int(s[core.STM]), k, rl))
+        steps.append((int(s[core.STM]), k, rl.scores, rl.leaf_ptr, rl.leaf_idx, rl.leaf_val))
         core.make_move(s, int(m))
     result = core.game_result(s, buf, 0, settings.max_plies)
     assert result != core.RESULT_NONE
@@ -42,16 +43,7 @@ def test_policy_gradient_game_replays_to_the_same_scores(theta, algorithm, rewar
         s, result, steps = _replay(theta, settings, rec.moves)
         assert result == rec.result and rec.plies == len(rec.moves)
         assert rec.rewards.tolist() == list(sp.game_rewards(s, result, reward))
-        g = np.zeros((2, ev.N_FEATURES))
-        for side, k, rl in steps:
-            g[side] += pg.log_policy_gradient(k, rl.scores, rl.leaf_ptr, rl.leaf_idx,
-                                              rl.leaf_val, settings.temperature, ev.N_FEATURES)
-        for side in range(2):
-            dense = np.zeros(ev.N_FEATURES)
-            dense[rec.g_idx[side]] = rec.g_val[side]
-            np.testing.assert_allclose(dense, g[side], rtol=1e-9, atol=1e-9)
-            assert rec.n_moves[side] == sum(1 for st in steps if st[0] == side)
-        assert np.abs(g).max() > 0
+        check_pg_record(rec, steps, settings.temperature, ev.N_FEATURES)
 
 
 @pytest.mark.parametrize("algorithm, reward", [("tdleaf", "mdp"), ("td", "non_mdp")])
@@ -62,19 +54,7 @@ def test_td_game_replays_to_the_same_update(theta, algorithm, reward):
     assert result == rec.result
     rewards = sp.game_rewards(s, result, reward)
     assert rec.rewards.tolist() == list(rewards)
-    agents = []
-    for side in range(2):
-        values, rows = [], []
-        for sd, k, rl in steps:
-            if sd == side:
-                values.append(rl.scores[k])
-                a, b = rl.leaf_ptr[k], rl.leaf_ptr[k + 1]
-                rows.append((rl.leaf_idx[a:b], rl.leaf_val[a:b]))
-        ptr = np.cumsum([0] + [len(r[0]) for r in rows])
-        agents.append((values, ptr, np.concatenate([r[0] for r in rows]),
-                       np.concatenate([r[1] for r in rows]), rewards[side]))
-    expected = td.td_self_play_update(theta, agents, alpha=settings.alpha, lam=settings.lam,
-                                      beta=settings.beta)
+    expected = expected_td_update(theta, steps, rewards, settings)
     np.testing.assert_allclose(new, expected, rtol=1e-12, atol=1e-15)
     assert np.abs(new - theta).max() > 0
 
@@ -189,8 +169,8 @@ def test_policy_sharpness_is_the_softmax_of_the_games_played(theta, algorithm):
     for seed in seeds:
         _, (rec,) = sp.play_td_games(theta, settings, [seed])
         _, _, steps = _replay(theta, settings, rec.moves)
-        for _, k, rl in steps:
-            z = (rl.scores - rl.scores.max()) / settings.temperature
+        for _, k, scores, *_ in steps:
+            z = (scores - scores.max()) / settings.temperature
             p = np.exp(z) / np.exp(z).sum()
             chosen.append(p[k])
             if p.size > 1:

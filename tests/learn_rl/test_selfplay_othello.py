@@ -13,9 +13,9 @@ from gamelib.algorithms import leaves as lv
 from gamelib.games import registry
 from gamelib.games.othello_features import initial_theta
 from gamelib.games.protocol import DRAW, EVAL_LINEAR, ONGOING, WIN
-from gamelib.learn import policy_gradient as pg
 from gamelib.learn import selfplay as sp
-from gamelib.learn import td
+
+from replayed import check_pg_record, expected_td_update
 
 GAME = registry.get("othello")
 
@@ -62,16 +62,7 @@ def test_policy_gradient_game_replays_to_the_same_gradient(theta, algorithm):
         result, steps = _replay(theta, settings, rec.moves)
         assert result == rec.result and rec.plies == len(rec.moves) >= 58
         assert rec.rewards.tolist() == _mdp(result)
-        g = np.zeros((2, GAME.N_FEATURES))
-        for side, k, scores, ptr, idx, val in steps:
-            g[side] += pg.log_policy_gradient(k, scores, ptr, idx, val, settings.temperature,
-                                              GAME.N_FEATURES)
-        for side in range(2):
-            dense = np.zeros(GAME.N_FEATURES)
-            dense[rec.g_idx[side]] = rec.g_val[side]
-            np.testing.assert_allclose(dense, g[side], rtol=1e-9, atol=1e-9)
-            assert rec.n_moves[side] == sum(1 for st in steps if st[0] == side)
-        assert np.abs(g).max() > 0
+        check_pg_record(rec, steps, settings.temperature, GAME.N_FEATURES)
 
 
 @pytest.mark.parametrize("algorithm", ["tdleaf", "td"])
@@ -80,18 +71,7 @@ def test_td_game_replays_to_the_same_update(theta, algorithm):
     new, (rec,) = sp.play_td_games(theta, settings, [21], GAME)
     result, steps = _replay(theta, settings, rec.moves)
     assert result == rec.result and rec.rewards.tolist() == _mdp(result)
-    agents = []
-    for side in range(2):
-        values, rows = [], []
-        for sd, k, scores, ptr, idx, val in steps:
-            if sd == side:
-                values.append(scores[k])
-                rows.append((idx[ptr[k]:ptr[k + 1]], val[ptr[k]:ptr[k + 1]]))
-        offsets = np.cumsum([0] + [len(r[0]) for r in rows])
-        agents.append((values, offsets, np.concatenate([r[0] for r in rows]),
-                       np.concatenate([r[1] for r in rows]), _mdp(result)[side]))
-    expected = td.td_self_play_update(theta, agents, alpha=settings.alpha, lam=settings.lam,
-                                      beta=settings.beta)
+    expected = expected_td_update(theta, steps, _mdp(result), settings)
     np.testing.assert_allclose(new, expected, rtol=1e-12, atol=1e-15)
     assert np.abs(new - theta).max() > 0
 
