@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from gamelib.evaluation import shogi as ev
@@ -131,6 +131,13 @@ class PGLeafConfig(ExperimentConfig):
         The registered game (:mod:`gamelib.games.registry`) the learners play: ``"minishogi"``
         (the paper's, and the default: left out of the stored sizes) or ``"othello"`` (no
         non-MDP reward, no tempo feature, no side halves: ``rewards`` ``["mdp"]``).
+    eval_unit : float
+        ``c``, the game's evaluation unit relative to the paper's 5×5 shogi evaluation (a pawn =
+        0.02): the sizes stated in the paper's units are converted by their dimension --
+        temperatures, the matches' noise standard deviation and the starting noise times ``c``,
+        the TD scale ``beta`` divided by ``c``, the steps ``alpha`` and ``td_alpha`` times
+        ``c²`` (:func:`settings_of`, :func:`match_settings`, :func:`init_scale`). 1 (the default,
+        left out of the stored sizes): no conversion.
     alpha, gamma, temperature, M, lam, beta, baseline, qdepth, max_plies, bonus, learn_tempo, \
 tie_sides
         The learners' settings (:class:`~gamelib.learn.selfplay.LearnerSettings`, which
@@ -153,6 +160,7 @@ tie_sides
     match_opening_plies: int
     td_alpha: float | None
     game: str
+    eval_unit: float
     alpha: float
     gamma: float
     temperature: float | None
@@ -168,7 +176,7 @@ tie_sides
     games_per_job: int
 
     EXPERIMENT = "pgleaf"
-    IMPLICIT = {"game": "minishogi"}
+    IMPLICIT = {"game": "minishogi", "eval_unit": 1.0}
     LATER_DEFAULTS = {**_LEARNER_DEFAULTS, **_LATER_DEFAULTS, **IMPLICIT}
 
     def __post_init__(self):
@@ -184,9 +192,13 @@ tie_sides
             set_(name, increasing_integers(name, getattr(self, name), low))
         if self.td_alpha is not None:
             check_number("td_alpha", self.td_alpha, 0.0, low_open=True)
+        set_("eval_unit", check_number("eval_unit", self.eval_unit, 0.0, low_open=True))
         if not isinstance(self.game, str):
             raise ValueError(f"game must be the name of a registered game, got {self.game!r}")
         game = registry.get(self.game)       # (an unknown game: one error listing the known)
+        if self.game == "minishogi" and self.eval_unit != 1.0:
+            raise ValueError(f"eval_unit must be 1 for 5×5 shogi, whose evaluation is in the "
+                             f"paper's units (got {self.eval_unit!r})")
         self._check_relations()
         for algorithm in self.algorithms:     # the learner settings' owner validates them
             for reward in self.rewards:
@@ -252,11 +264,24 @@ def runs_of(config: PGLeafConfig) -> list[RunSpec]:
 
 def settings_of(run: RunSpec, config: PGLeafConfig) -> LearnerSettings:
     """The run's :class:`LearnerSettings` (the paper's, with the configuration's learning
-    sizes; a TD learner's step is ``td_alpha`` where that is set)."""
+    sizes; a TD learner's step is ``td_alpha`` where that is set), converted to the game's
+    evaluation unit ``c = eval_unit`` where it is not 1: the temperature times ``c``, ``beta``
+    divided by ``c``, the step times ``c²``."""
     values = {k: getattr(config, k) for k in LEARNER_KEYS}
     if config.td_alpha is not None and run.algorithm in TD_ALGORITHMS:
         values["alpha"] = config.td_alpha
-    return LearnerSettings(run.algorithm, run.reward, **values)
+    settings = LearnerSettings(run.algorithm, run.reward, **values)
+    c = config.eval_unit
+    if c == 1.0:
+        return settings
+    return replace(settings, temperature=c * settings.temperature, beta=settings.beta / c,
+                   alpha=c * c * settings.alpha)
+
+
+def init_scale(config: PGLeafConfig) -> float:
+    """The standard deviation of the starting noise on the weights the game's start leaves
+    unset: :data:`INIT_SCALE` in the game's evaluation unit (times ``eval_unit``)."""
+    return INIT_SCALE * config.eval_unit
 
 
 def train_config(config: PGLeafConfig) -> dict:
@@ -269,6 +294,6 @@ def train_config(config: PGLeafConfig) -> dict:
     if config.game != "minishogi":   # (5×5 shogi's folders keep the identity they were made with)
         fn = game.initial_theta
         out["game"] = config.game
-        out["init"] = {"function": f"{fn.__module__}.{fn.__qualname__}", "scale": INIT_SCALE,
+        out["init"] = {"function": f"{fn.__module__}.{fn.__qualname__}", "scale": init_scale(config),
                        "n_features": game.N_FEATURES}
     return out

@@ -196,7 +196,7 @@ def load_report(folder, expect: Mapping[str, Any] | None = None
     return PGLeafReport(**frames, timings=timings), config
 
 
-@register("pgleaf", profiles=PROFILES, check=pgleaf_config, optional=("game",),
+@register("pgleaf", profiles=PROFILES, check=pgleaf_config, optional=("game", "eval_unit"),
           description="PGLeaf vs TDLeaf(lambda), TD(lambda), REINFORCE on 5x5 shogi "
                       "(Morioka & Igarashi, section 5), or on Othello (-p game othello)")
 def run(opts: RunOptions) -> PGLeafReport:

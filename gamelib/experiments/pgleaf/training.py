@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from gamelib.experiments.pgleaf.config import (INIT_SCALE, PGLeafConfig, RunSpec, runs_of,
-                                               settings_of, train_config)
+from gamelib.experiments.pgleaf.config import (INIT_SCALE, PGLeafConfig, RunSpec, init_scale,
+                                               runs_of, settings_of, train_config)
 from gamelib.games import registry
 from gamelib.learn.selfplay import mirror_replies, pg_update, play_pg_games, play_td_games
 from gamelib.runtime.checkpoint import CheckpointStore
@@ -18,10 +18,13 @@ from gamelib.runtime.driver import run_batched
 from gamelib.runtime.seeds import derive_seed
 
 
-def initial_theta(seed: int, replicate: int, game: str = "minishogi") -> np.ndarray:
+def initial_theta(seed: int, replicate: int, game: str = "minishogi",
+                  scale: float = INIT_SCALE) -> np.ndarray:
     """Replicate ``replicate``'s starting parameters (shared by all its runs): the game's
-    ``initial_theta`` (5×5 shogi: the paper's Table 1 values, the other weights ~ N(0, 1e-8))."""
-    return registry.get(game).initial_theta(derive_seed(seed, "init", replicate), INIT_SCALE)
+    ``initial_theta`` with noise of standard deviation ``scale`` (5×5 shogi: the paper's Table
+    1 values, the other weights ~ N(0, 1e-8); a configuration's scale is
+    :func:`~gamelib.experiments.pgleaf.config.init_scale`)."""
+    return registry.get(game).initial_theta(derive_seed(seed, "init", replicate), scale)
 
 
 def game_seeds(seed: int, run: RunSpec, first: int, count: int) -> np.ndarray:
@@ -94,7 +97,8 @@ def train(folder, config: PGLeafConfig, seed: int, *, workers: int | None = None
     def init(cfg, run_seed):
         state = {}
         for run in runs:
-            state[f"theta/{run.key}"] = initial_theta(run_seed, run.replicate, config.game)
+            state[f"theta/{run.key}"] = initial_theta(run_seed, run.replicate, config.game,
+                                                      init_scale(config))
             state[f"stats/{run.key}"] = np.zeros((0, len(STAT_COLUMNS)), dtype=np.int64)
         return state
 
@@ -159,7 +163,8 @@ def trained_theta(folder, config: PGLeafConfig, seed: int, games: int) -> dict:
     from the kept checkpoints of a training folder."""
     runs = runs_of(config)
     if games == 0:
-        return {run.key: initial_theta(seed, run.replicate, config.game) for run in runs}
+        return {run.key: initial_theta(seed, run.replicate, config.game, init_scale(config))
+                for run in runs}
     if games not in config.keep_points:
         raise ValueError(f"no kept parameters after {games} games; kept: "
                          f"{list(config.keep_points)}")
@@ -180,7 +185,8 @@ def saved_theta(folder, config: PGLeafConfig, seed: int, games: int) -> dict:
     the files that are missing."""
     runs = runs_of(config)
     if games == 0:
-        return {run.key: initial_theta(seed, run.replicate, config.game) for run in runs}
+        return {run.key: initial_theta(seed, run.replicate, config.game, init_scale(config))
+                for run in runs}
     paths = {run.key: Path(folder) / theta_file(run, games) for run in runs}
     missing = [p.name for p in paths.values() if not p.is_file()]
     if missing:
