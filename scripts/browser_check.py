@@ -67,7 +67,8 @@ _SKIP_DIRS = {"_static", "_sources", "_images", "_sphinx_design_static"}
 
 # Run in each page after its load event: broken images, links, element ids, unrendered MyST,
 # Markdown tables left as text, TeX that MathJax did not typeset, figures in the cells' outputs,
-# and elements wider than the text column outside a scroll box of their own.
+# elements wider than the text column outside a scroll box of their own, and the names of a
+# summary table's first column broken over lines.
 _PAGE_PROBE = r"""
 (async () => {
   const broken = [];
@@ -136,7 +137,14 @@ _PAGE_PROBE = r"""
     }
   };
   walk(column);
-  return {broken, links, myst, tables, tex, mathjax, hasMath, figures, overflow};
+  // a name in the first column of a summary table (the API reference's module lists) broken
+  // over lines: the column is too narrow to read the name
+  const names = [];
+  document.querySelectorAll('table.autosummary td:first-child code').forEach((c) => {
+    const lines = new Set([...c.getClientRects()].map((r) => Math.round(r.top))).size;
+    if (lines > 1) names.push(`${c.textContent.trim()} is broken over ${lines} lines`);
+  });
+  return {broken, links, myst, tables, tex, mathjax, hasMath, figures, overflow, names};
 })()
 """
 
@@ -466,6 +474,7 @@ def check_site(html_dir, *, screenshots=None, pages=None, chromium: str | None =
                 problems.append(Problem(page, "missing figure", f"{found['figures']} of the "
                                         f"{want} figures its notebook makes are on the page"))
             problems += [Problem(page, "overflow", s) for s in found["overflow"]]
+            problems += [Problem(page, "broken name", s) for s in found["names"]]
             problems += _check_links(page, found["links"], server.base, root, cache)
             drain(page, settle)          # what the probe's image loads and late scripts report
             problems += [Problem(page, "missing resource", f"{path} (HTTP {code})")

@@ -158,6 +158,10 @@ def defective_site(root: Path) -> Path:
         '<div style="overflow-x: auto"><div style="width: 2000px">scrolls in its box</div></div>'
         '</article>'))
     (root / "image.html").write_text(page('<img src="_images/gone.png" alt="gone">'))
+    (root / "names.html").write_text(page(
+        '<table class="autosummary"><tr><td style="width: 3em"><code style="overflow-wrap: '
+        'anywhere">gamelib.play.engine_process</code></td><td>An engine process.</td></tr>'
+        '<tr><td><code>gamelib.play</code></td><td>Matches.</td></tr></table>'))
     (root / "outside.html").write_text(page('<img src="https://cdn.example.org/pic.png" alt="x">'))
     return root
 
@@ -177,6 +181,8 @@ def test_each_defect_a_reader_sees_fails_its_page(tmp_path):
     assert sum(p.page == "wide.html" for p in problems) == 1, details   # the scroll box is fine
     assert ("image.html", "broken image") in found, details
     assert ("outside.html", "external resource") in found, details
+    names = [p.detail for p in problems if p.page == "names.html"]
+    assert len(names) == 1 and names[0].startswith("gamelib.play.engine_process is broken over"), details
 
 
 @needs_chromium
