@@ -18,7 +18,12 @@ stages into the run folder (default ``data/results/<profile>/elmo_shogi/seed-<S>
 4. **Matches** (``matches/``, resumable): every learned evaluation against the initial one and
    against the reference opponent (and the initial one against the reference, the baseline),
    ``match_games`` games per pairing with colours alternating, a random opening of
-   ``match_opening_plies`` and ``match_node_budget`` nodes per move for every player.
+   ``match_opening_plies`` and ``match_node_budget`` nodes per move for every player. With
+   ``paired_openings`` (both profiles) the games are played in pairs from one opening with both
+   colours, and the openings are the same for every pairing and every run seed
+   (:data:`OPENING_SEED`), so that the losses -- and the runs of different seeds -- are
+   compared on the same positions; runs made before this size existed drew each game's own
+   opening from the run seed.
 
 The report (:class:`ElmoReport`, and files at the folder's top when ``write``): ``teacher_summary.json``
 (counts and K), ``curves.csv`` (learning curves), ``final.csv`` (per loss: final and best held-out
@@ -44,20 +49,24 @@ from gamelib.runtime.seeds import derive_rng, derive_seed
 from gamelib.learn import elmo_train as L
 from gamelib.learn import teacher as T
 
-__all__ = ["PROFILES", "ElmoConfig", "elmo_config", "teacher_settings", "loss_names", "label", "split_games", "initial_theta", "ElmoReport",
+__all__ = ["PROFILES", "OPENING_SEED", "ElmoConfig", "elmo_config", "teacher_settings", "loss_names", "label", "split_games", "initial_theta", "ElmoReport",
            "run_experiment", "match_frame", "plot_curves", "verdict", "verdict_text"]
 
 PROFILES = {
     "quick": {"n_games": 160, "games_per_batch": 40, "node_budget": 1000, "opening_plies": 4,
               "eval_limit": 0.5, "test_fraction": 0.2, "lambdas": [0, 0.33, 0.5, 1],
               "n_epochs": 8, "batch_size": 64, "learning_rate": 0.001, "evals_per_epoch": 1,
-              "match_games": 40, "match_node_budget": 300, "match_opening_plies": 4},
+              "match_games": 40, "match_node_budget": 300, "match_opening_plies": 4,
+              "paired_openings": True},
     "paper": {"n_games": 8000, "games_per_batch": 400, "node_budget": 5000, "opening_plies": 4,
               "eval_limit": 0.5, "test_fraction": 0.2, "lambdas": [0, 0.33, 0.5, 1],
               "n_epochs": 20, "batch_size": 256, "learning_rate": 0.001, "evals_per_epoch": 2,
-              "match_games": 400, "match_node_budget": 2000, "match_opening_plies": 4},
+              "match_games": 400, "match_node_budget": 2000, "match_opening_plies": 4,
+              "paired_openings": True},
 }
 _MAX_PLIES = 300
+#: The seed of the matches' paired openings, shared by every run seed.
+OPENING_SEED = derive_seed(0, "elmo_shogi openings")
 
 
 @dataclass(frozen=True)
@@ -87,6 +96,10 @@ class ElmoConfig(ExperimentConfig):
         Positive.
     match_games, match_node_budget, match_opening_plies : int
         Games per pairing, nodes per move, random opening plies (below the cap).
+    paired_openings : bool
+        Each opening played with both colours, the same openings for every pairing and every
+        run seed (then ``match_games`` is even); False (each game its own opening, from the run
+        seed) for the runs made before this size existed, and left out of their stored sizes.
     """
 
     n_games: int
@@ -103,8 +116,11 @@ class ElmoConfig(ExperimentConfig):
     match_games: int
     match_node_budget: int
     match_opening_plies: int
+    paired_openings: bool
 
     EXPERIMENT = "elmo_shogi"
+    IMPLICIT = {"paired_openings": False}
+    LATER_DEFAULTS = IMPLICIT
 
     def __post_init__(self):
         for name in ("n_games", "games_per_batch", "node_budget", "batch_size",
@@ -115,6 +131,8 @@ class ElmoConfig(ExperimentConfig):
         check_number("test_fraction", self.test_fraction, 0, 1, low_open=True, high_open=True)
         self._set("lambdas", distinct_numbers("lambdas", self.lambdas, 0))
         check_number("learning_rate", self.learning_rate, 0, low_open=True)
+        if not isinstance(self.paired_openings, bool):
+            raise ValueError(f"paired_openings must be true or false, got {self.paired_openings!r}")
         self._check_relations()
         teacher_settings(self)                  # which validates the teacher's settings
 
@@ -132,6 +150,9 @@ class ElmoConfig(ExperimentConfig):
                              f"significant digits: their losses are named {names}")
         for name in ("opening_plies", "match_opening_plies"):
             below_cap(self, name, _MAX_PLIES, "the games'")
+        if self.paired_openings and self.match_games % 2:
+            raise ValueError(f"match_games ({self.match_games}) must be even with paired_openings: "
+                             f"each opening is played with both colours")
 
 
 def elmo_config(sizes: Mapping[str, Any]) -> ElmoConfig:
@@ -265,8 +286,10 @@ def _play(out, thetas, sizes, seed, workers, scheduler, progress):
     learned = [n for n in thetas if n != "initial"]
     pairs = [(n, "initial") for n in learned] + [(n, "reference") for n in learned]
     pairs.append(("initial", "reference"))
+    paired = sizes.paired_openings and sizes.match_opening_plies > 0
     result = play_games(players, pairs, sizes["match_games"], derive_seed(seed, "matches"),
                         max_plies=_MAX_PLIES, opening_plies=sizes["match_opening_plies"],
+                        paired_openings=paired, opening_seed=OPENING_SEED if paired else None,
                         folder=Path(out), workers=workers, scheduler=scheduler,
                         progress=progress)
     return match_frame({p: result.records[p] for p in pairs})

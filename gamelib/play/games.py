@@ -34,7 +34,9 @@ Tournaments
 alternate; game ``r`` of pairing ``(a, b)`` has the seed ``derive_seed(seed, "game", a, b,
 r)``), plays them on the local cores and tallies them with :mod:`gamelib.play.stats`; with
 ``paired_openings``, games ``2i`` and ``2i + 1`` of a pairing start from opening ``i``, played
-with both colours. The results do not depend on the number of workers.
+with both colours (opening ``i`` is drawn from ``derive_rng(opening_seed, "opening", i)``, the
+tournament's seed unless ``opening_seed`` is given, so one set of openings can be shared by the
+tournaments of several runs). The results do not depend on the number of workers.
 """
 
 from __future__ import annotations
@@ -383,13 +385,15 @@ def player_identity(player: Player) -> dict:
 def play_games(game: Game, players: Mapping[str, Player], pairings: Sequence[tuple[str, str]],
                games_per_pairing: int, seed: int, *, start: np.ndarray | None = None,
                start_identity: tuple[str, str] | None = None, max_plies: int = 300,
-               opening_plies: int = 0, paired_openings: bool = False, workers: int | None = None,
+               opening_plies: int = 0, paired_openings: bool = False,
+               opening_seed: int | None = None, workers: int | None = None,
                scheduler=None, folder=None, progress: bool = False) -> TournamentResult:
     """Play ``games_per_pairing`` games of every pairing (colours alternating) in parallel.
 
     ``opening_plies`` random plies start every game: each game's own, or with
     ``paired_openings`` one opening per pair of games played with both colours
-    (``games_per_pairing`` must then be even). ``folder`` makes the run resumable
+    (``games_per_pairing`` must then be even), drawn from ``opening_seed`` (by default
+    ``seed``: give the same ``opening_seed`` to share the openings between tournaments). ``folder`` makes the run resumable
     (:func:`gamelib.play.tournament.play_tournament`); the players' identities, the start
     position (``start_identity``: its key and text, by default ``("start", "<game> start")``)
     and the sizes are then the run's identity.
@@ -409,6 +413,11 @@ def play_games(game: Game, players: Mapping[str, Player], pairings: Sequence[tup
     if not isinstance(paired_openings, bool):
         raise ValueError(f"paired_openings must be True or False, got {paired_openings!r}")
     paired = paired_openings and opening_plies > 0
+    if opening_seed is not None:
+        if not paired:
+            raise ValueError("opening_seed is the seed of the paired openings: give it with "
+                             "paired_openings=True and opening_plies > 0")
+        opening_seed = check_integer("opening_seed", opening_seed, 0)
     if paired and (isinstance(games_per_pairing, bool) or not isinstance(games_per_pairing, int)
                    or games_per_pairing % 2):
         raise ValueError(f"games_per_pairing must be even with paired openings (each opening is "
@@ -419,7 +428,7 @@ def play_games(game: Game, players: Mapping[str, Player], pairings: Sequence[tup
                          f"plies")
     play = partial(_play_spec, game_name=game.name, players=dict(players), start=start,
                    max_plies=max_plies, opening_plies=opening_plies,
-                   opening_seed=seed if paired else None)
+                   opening_seed=(seed if opening_seed is None else opening_seed) if paired else None)
     identity = None
     if folder is not None:
         key, text = start_identity or ("start", f"{game.name} start")
@@ -429,5 +438,7 @@ def play_games(game: Game, players: Mapping[str, Player], pairings: Sequence[tup
             identity["game"] = game.name
         if paired:      # (absent otherwise: the folders of earlier runs keep their identity)
             identity["paired_openings"] = True
+        if opening_seed is not None:
+            identity["opening_seed"] = opening_seed
     return tournament.play_tournament(play, pairings, games_per_pairing, seed, folder=folder, identity=identity,
                                       workers=workers, scheduler=scheduler, progress=progress)

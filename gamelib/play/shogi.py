@@ -233,10 +233,12 @@ def play_game(first: Player, second: Player, seed: int, *, start_sfen: str = R.S
 
 def play_games(players: Mapping[str, Player], pairings: Sequence[tuple[str, str]], games_per_pairing: int,
                seed: int, *, start_sfen: str = R.START_SFEN, max_plies: int = R.DEFAULT_MAX_PLIES,
-               opening_plies: int = 0, paired_openings: bool = False, workers: int | None = None,
+               opening_plies: int = 0, paired_openings: bool = False,
+               opening_seed: int | None = None, workers: int | None = None,
                scheduler=None, folder=None, progress: bool = False) -> TournamentResult:
     """Play ``games_per_pairing`` games of every pairing (colours alternating) in parallel
-    (:func:`gamelib.play.games.play_games` from ``start_sfen``).
+    (:func:`gamelib.play.games.play_games` from ``start_sfen``; ``opening_seed`` shares the
+    paired openings between tournaments).
 
     ``opening_plies`` random plies start every game: each game's own (``paired_openings``
     False), or with ``paired_openings`` one opening per pair of games, played once with each
@@ -253,7 +255,7 @@ def play_games(players: Mapping[str, Player], pairings: Sequence[tuple[str, str]
     return games.play_games(GAME, players, pairings, games_per_pairing, seed, start=start,
                             start_identity=("start_sfen", start_sfen), max_plies=max_plies,
                             opening_plies=opening_plies, paired_openings=paired_openings,
-                            workers=workers, scheduler=scheduler, folder=folder, progress=progress)
+                            opening_seed=opening_seed, workers=workers, scheduler=scheduler, folder=folder, progress=progress)
 
 
 def play_match(a: Player, b: Player, n_games: int, seed: int, *, names: tuple[str, str] = ("a", "b"),

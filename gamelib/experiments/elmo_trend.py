@@ -1,0 +1,179 @@
+"""Does the win rate change with elmo's λ? Tests over training runs, as registered in
+``data/results/paper/elmo_shogi/PREREGISTRATION.md``.
+
+The unit is the training run: one seed of :mod:`gamelib.experiments.elmo_shogi` (its own
+teacher games, split, starting noise and mini-batches; the matches' paired openings are shared by
+every seed). From each run ``r`` and opponent ``o`` (the reference evaluation, the initial one),
+with :math:`w_{rλ}` the win rate of elmo's loss at λ (decisive games,
+:func:`gamelib.experiments.elmo_shogi.match_frame`), the run's least-squares slope on λ
+
+.. math:: b_{ro} = \\frac{\\sum_λ (λ - \\bar λ)(w_{rλ} - \\bar w_r)}{\\sum_λ (λ - \\bar λ)^2}
+
+(exact: the λ of the configuration read as decimals, the win rates as fractions), and the run's
+difference :math:`d_r = w_{r,0.5} - w_{r,\\text{Apery}}` against the reference (λ = 0.5, the value
+elmo used). The three registered tests, each a two-sided one-sample t-test of H0: mean 0 over the
+runs (:func:`gamelib.play.replicate_tests.t_test`, exact p-values), Holm at 1 %:
+
+* ``trend_reference``: the slopes :math:`b_{r,\\text{reference}}`;
+* ``trend_initial``: the slopes :math:`b_{r,\\text{initial}}`;
+* ``elmo_vs_apery``: the differences :math:`d_r`.
+
+A test decided at 1 % says "rises"/"falls" (trends) or "elmo ahead"/"Apery ahead"; otherwise
+"undecided". Beside each verdict: the number of runs, the runs on the positive side, the mean and
+standard deviation over runs, and the same statistic of the pooled games (all runs' games of a
+pairing added), which is descriptive only.
+
+``python -m gamelib.experiments.elmo_trend FOLDER... [--out DIR]`` reads the run folders (the
+same configuration, distinct seeds), prints the table and writes ``trend_by_run.csv`` and
+``trend.csv`` into DIR (default: the folders' common parent).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Sequence
+
+from gamelib.experiments.pgleaf.verdicts import holm
+from gamelib.play.replicate_tests import t_test
+
+__all__ = ["ALPHA", "TESTS", "ELMO_LAMBDA", "slope", "run_statistics", "trend_tests", "main"]
+
+#: The family-wise level of the three tests (Holm).
+ALPHA = 0.01
+#: The registered tests, in order.
+TESTS = ("trend_reference", "trend_initial", "elmo_vs_apery")
+#: The λ elmo used, compared with Apery's squared error.
+ELMO_LAMBDA = "0.5"
+_SIDES = {"trend_reference": ("rises", "falls"), "trend_initial": ("rises", "falls"),
+          "elmo_vs_apery": ("elmo ahead", "Apery ahead")}
+
+
+def slope(xs: Sequence[Fraction], ys: Sequence[Fraction]) -> Fraction:
+    """The exact least-squares slope of ``ys`` on ``xs`` (two distinct x at least)."""
+    n = len(xs)
+    if n != len(ys) or len(set(xs)) < 2:
+        raise ValueError(f"a slope needs as many x as y and two distinct x, got {list(xs)}")
+    mx, my = sum(xs, Fraction(0)) / n, sum(ys, Fraction(0)) / n
+    sxx = sum(((x - mx) ** 2 for x in xs), Fraction(0))
+    return sum(((x - mx) * (y - my) for x, y in zip(xs, ys)), Fraction(0)) / sxx
+
+
+def _rate(idx, player: str, opponent: str) -> Fraction:
+    """The exact win rate of ``player`` against ``opponent`` (decisive games)."""
+    row = idx.loc[(player, opponent)]
+    decisive = int(row.wins) + int(row.losses)
+    if decisive == 0:
+        raise ValueError(f"{player} against {opponent}: no decisive game")
+    return Fraction(int(row.wins), decisive)
+
+
+def _statistics(matches, lambdas: Sequence[str]) -> dict[str, Fraction]:
+    """The three statistics of one run's (or the pooled) match table; ``lambdas`` as the losses
+    are named (``"0.33"``)."""
+    idx = matches.set_index(["player", "opponent"])
+    xs = [Fraction(lam) for lam in lambdas]
+    out = {f"trend_{opp}": slope(xs, [_rate(idx, f"elmo_{lam}", opp) for lam in lambdas])
+           for opp in ("reference", "initial")}
+    out["elmo_vs_apery"] = (_rate(idx, f"elmo_{ELMO_LAMBDA}", "reference")
+                            - _rate(idx, "apery", "reference"))
+    return out
+
+
+def _runs(folders):
+    """The runs' (seed, config, matches), checked to share one configuration."""
+    from gamelib.experiments.elmo_shogi import load_report
+    from gamelib.runtime.atomic import read_json
+
+    runs, first = [], None
+    for folder in folders:
+        report, config = load_report(folder)
+        seed = int(read_json(Path(folder) / "provenance.json")["seed"])
+        if first is None:
+            first = config
+        elif config != first:
+            raise ValueError(f"{folder}: another configuration than {folders[0]} "
+                             f"({dict(config)} vs {dict(first)})")
+        runs.append((seed, config, report.matches))
+    seeds = [s for s, _, _ in runs]
+    if len(set(seeds)) != len(seeds):
+        raise ValueError(f"the runs must have distinct seeds, got {seeds}")
+    if ELMO_LAMBDA not in _names(first):
+        raise ValueError(f"the runs have no elmo λ = {ELMO_LAMBDA} to compare with Apery")
+    return runs
+
+
+def _names(config) -> list[str]:
+    """The λ of a configuration as its losses are named (:func:`gamelib.experiments.elmo_shogi.loss_names`)."""
+    return [f"{float(lam):g}" for lam in config.lambdas]
+
+
+def run_statistics(folders):
+    """Per run: ``seed`` and the three statistics as floats (a DataFrame, by seed)."""
+    import pandas as pd
+
+    rows = []
+    for seed, config, matches in sorted(_runs(folders), key=lambda r: r[0]):
+        stats = _statistics(matches, _names(config))
+        rows.append({"seed": seed, **{k: float(v) for k, v in stats.items()}})
+    return pd.DataFrame(rows, columns=["seed", *TESTS])
+
+
+def trend_tests(folders, alpha: float = ALPHA):
+    """The three registered tests over the runs of ``folders``: a DataFrame with ``test, unit,
+    runs, runs_positive, mean, sd, pooled, p_two_sided, holm_rejects, verdict``."""
+    import pandas as pd
+
+    runs = sorted(_runs(folders), key=lambda r: r[0])
+    lambdas = _names(runs[0][1])
+    per_run = [_statistics(m, lambdas) for _, _, m in runs]
+    cols = ["wins", "draws", "losses"]
+    pooled_matches = (pd.concat([m for _, _, m in runs]).groupby(["player", "opponent"],
+                                                                   as_index=False)[cols].sum())
+    pooled = _statistics(pooled_matches, lambdas)
+    rows = []
+    for name in TESTS:
+        test = t_test([s[name] for s in per_run])
+        p = min(1.0, 2 * min(test.p_greater, test.p_less)) if test.n >= 2 else math.nan
+        rows.append({"test": name, "unit": "training run", "runs": test.n,
+                     "runs_positive": sum(s[name] > 0 for s in per_run),
+                     "mean": float(test.mean), "sd": test.sd if test.n >= 2 else math.nan,
+                     "pooled": float(pooled[name]), "p_two_sided": p})
+    rejects = holm([r["p_two_sided"] for r in rows], alpha)
+    for r, rejected in zip(rows, rejects):
+        up, down = _SIDES[r["test"]]
+        r["holm_rejects"] = bool(rejected)
+        r["verdict"] = (up if r["mean"] > 0 else down) if rejected else "undecided"
+    return pd.DataFrame(rows)
+
+
+def main(argv=None) -> int:
+    """The command line of the module docstring."""
+    from gamelib.runtime.report import write_csv
+
+    p = argparse.ArgumentParser(prog="python -m gamelib.experiments.elmo_trend",
+                                description="elmo's λ: tests over training runs (registered)")
+    p.add_argument("folders", nargs="+", type=Path, help="finished elmo_shogi run folders")
+    p.add_argument("--out", type=Path, default=None, help="where the CSVs go")
+    a = p.parse_args(argv)
+    try:
+        missing = [str(f) for f in a.folders if not (f / "provenance.json").is_file()]
+        if missing:
+            raise ValueError(f"not a finished elmo_shogi run folder: {', '.join(missing)}")
+        by_run = run_statistics(a.folders)
+        table = trend_tests(a.folders)
+    except (ValueError, KeyError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    out = a.out or Path(a.folders[0]).resolve().parent
+    write_csv(out, "trend_by_run.csv", by_run)
+    write_csv(out, "trend.csv", table)
+    print(table.to_string(index=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
