@@ -271,9 +271,7 @@ def settings_of(run: RunSpec, config: PGLeafConfig) -> LearnerSettings:
     if config.td_alpha is not None and run.algorithm in TD_ALGORITHMS:
         values["alpha"] = config.td_alpha
     settings = LearnerSettings(run.algorithm, run.reward, **values)
-    c = config.eval_unit
-    if c == 1.0:
-        return settings
+    c = config.eval_unit       # (c = 1 changes nothing: x·1.0 and x/1.0 are exact)
     return replace(settings, temperature=c * settings.temperature, beta=settings.beta / c,
                    alpha=c * c * settings.alpha)
 

@@ -84,11 +84,8 @@ class MatchSettings:
 def match_settings(config: PGLeafConfig) -> MatchSettings:
     """The evaluation games' settings of a configuration (the paper's noise variance 0.001
     converted to the game's evaluation unit: times ``eval_unit²``)."""
-    noise = MatchSettings.noise_var
-    if config.eval_unit != 1.0:
-        noise = noise * config.eval_unit ** 2
     return MatchSettings(node_budget=config.node_budget, max_depth=config.max_depth,
-                         noise_var=noise, max_plies=config.max_plies,
+                         noise_var=MatchSettings.noise_var * config.eval_unit ** 2, max_plies=config.max_plies,
                          opening_plies=config.match_opening_plies, game=config.game)
 
 

@@ -33,20 +33,20 @@ from __future__ import annotations
 import math
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
 from gamelib.games import registry
-from gamelib.experiments.pgleaf.config import (INIT_SCALE, PROFILES, TD_ALGORITHMS, RunSpec,
+from gamelib.experiments.pgleaf.config import (PROFILES, TD_ALGORITHMS, RunSpec, init_scale,
                                                profile_config, settings_of)
-from gamelib.learn.selfplay import (ALGORITHMS, LearnerSettings, play_pg_games, play_td_games,
-                                    policy_sharpness)
+from gamelib.learn.selfplay import ALGORITHMS, play_pg_games, play_td_games, policy_sharpness
 from gamelib.runtime.seeds import derive_seed
 
 __all__ = ["PREREGISTRATION_COMMIT", "GAMES", "BRACKET", "TOLERANCE", "PAPER_TEMPERATURE",
-           "HOURS_CUT", "calibration_seeds", "sharpness", "bisect_unit", "measure_rates",
+           "HOURS_CUT", "calibration_seeds", "unit_config", "sharpness", "bisect_unit", "measure_rates",
            "time_cut", "calibrate", "main"]
 
 #: The commit that holds the study's ``PREREGISTRATION.md`` (before any calibration or run).
@@ -69,12 +69,22 @@ def calibration_seeds(n: int = GAMES) -> np.ndarray:
                     dtype=np.int64)
 
 
+def unit_config(game: str, unit: float):
+    """The paper profile on ``game`` (MDP reward) in the evaluation unit ``unit``: the
+    configuration whose PGLeaf policy is calibrated and whose runs are timed."""
+    return profile_config("paper", game=game, rewards=["mdp"], eval_unit=unit)
+
+
 def sharpness(game: str, unit: float, seeds) -> float:
     """PGLeaf's ``chosen_prob`` on ``game`` at its starting parameters ``initial_theta(0,
-    unit·1e-4)`` and temperature ``0.05·unit``, over the games of ``seeds``."""
+    unit·1e-4)`` and temperature ``0.05·unit``, over the games of ``seeds``: the learner's
+    settings and starting noise exactly as the runs of :func:`unit_config` make them
+    (:func:`~gamelib.experiments.pgleaf.config.settings_of`,
+    :func:`~gamelib.experiments.pgleaf.config.init_scale`)."""
     g = registry.get(game)
-    settings = LearnerSettings("pgleaf", "mdp", temperature=PAPER_TEMPERATURE * unit)
-    theta = g.initial_theta(0, INIT_SCALE * unit)
+    config = unit_config(game, unit)
+    settings = settings_of(RunSpec("pgleaf", "mdp", 0), config)
+    theta = g.initial_theta(0, init_scale(config))
     return float(policy_sharpness(theta, settings, seeds, g)["chosen_prob"])
 
 
@@ -118,10 +128,9 @@ def measure_rates(unit: float, games: int = 100, eval_games: int = 4,
     from gamelib.experiments.pgleaf.matches import match_settings
     from gamelib.play.games import play_game
 
-    config = profile_config("paper", game="othello", rewards=["mdp"], eval_unit=unit,
-                            node_budget=node_budget)
+    config = replace(unit_config("othello", unit), node_budget=node_budget)
     game = registry.get("othello")
-    theta = game.initial_theta(0, INIT_SCALE * unit)
+    theta = game.initial_theta(0, init_scale(config))
     rates = {}
     for algorithm in ALGORITHMS:
         settings = settings_of(RunSpec(algorithm, "mdp", 0), config)
