@@ -40,8 +40,11 @@ from typing import Sequence
 from gamelib.experiments.pgleaf.verdicts import holm
 from gamelib.play.replicate_tests import t_test
 
-__all__ = ["ALPHA", "TESTS", "ELMO_LAMBDA", "slope", "run_statistics", "trend_tests", "main"]
+__all__ = ["PREREGISTRATION_COMMIT", "ALPHA", "TESTS", "ELMO_LAMBDA", "slope", "run_statistics", "trend_tests", "trend_table",
+           "main"]
 
+#: The commit that holds ``data/results/paper/elmo_shogi/PREREGISTRATION.md`` (before the runs).
+PREREGISTRATION_COMMIT = "655015d216d7bddf8364ab1af43ff761fb817bbe"
 #: The family-wise level of the three tests (Holm).
 ALPHA = 0.01
 #: The registered tests, in order.
@@ -123,17 +126,21 @@ def run_statistics(folders):
 
 
 def trend_tests(folders, alpha: float = ALPHA):
-    """The three registered tests over the runs of ``folders``: a DataFrame with ``test, unit,
-    runs, runs_positive, mean, sd, pooled, p_two_sided, holm_rejects, verdict``."""
+    """The three registered tests over the runs of ``folders`` (:func:`trend_table`)."""
+    runs = sorted(_runs(folders), key=lambda r: r[0])
+    return trend_table([m for _, _, m in runs], _names(runs[0][1]), alpha)
+
+
+def trend_table(matches: Sequence, lambdas: Sequence[str], alpha: float = ALPHA):
+    """The three tests over runs given by their match tables (``match_frame``'s columns; the λ
+    as the losses are named): a DataFrame with ``test, unit, runs, runs_positive, mean, sd,
+    pooled, p_two_sided, holm_rejects, verdict``."""
     import pandas as pd
 
-    runs = sorted(_runs(folders), key=lambda r: r[0])
-    lambdas = _names(runs[0][1])
-    per_run = [_statistics(m, lambdas) for _, _, m in runs]
+    per_run = [_statistics(m, lambdas) for m in matches]
     cols = ["wins", "draws", "losses"]
-    pooled_matches = (pd.concat([m for _, _, m in runs]).groupby(["player", "opponent"],
-                                                                   as_index=False)[cols].sum())
-    pooled = _statistics(pooled_matches, lambdas)
+    pooled = _statistics(pd.concat(list(matches)).groupby(["player", "opponent"],
+                                                          as_index=False)[cols].sum(), lambdas)
     rows = []
     for name in TESTS:
         test = t_test([s[name] for s in per_run])

@@ -117,6 +117,38 @@ def test_paired_openings_are_shared_and_redrawn_while_they_end_the_game(name):
         G.random_opening(game, derive_rng(1, "opening", 0), 6, start, max_plies=6, redraw=True)
 
 
+class _Recorder(G.RandomPlayer):
+    """A random player that records the position it first moves from after the opening."""
+
+    seen: list = []
+
+    def choose(self, game, s, rng, max_plies):
+        if int(game.game_ply(s)) == 2:
+            _Recorder.seen.append(bytes(np.asarray(s).tobytes()))
+        return super().choose(game, s, rng, max_plies)
+
+
+def _positions_after_the_openings(game, seed, **kwargs):
+    _Recorder.seen = []
+    G.play_games(game, {"a": _Recorder(), "b": _Recorder()}, [("a", "b")], 8, seed, workers=1,
+                 opening_plies=2, paired_openings=True, max_plies=60, **kwargs)
+    return list(_Recorder.seen)
+
+
+def test_an_opening_seed_shares_the_paired_openings_between_tournaments():
+    game = registry.get("othello")
+    one = _positions_after_the_openings(game, 1, opening_seed=7)
+    two = _positions_after_the_openings(game, 2, opening_seed=7)
+    own = _positions_after_the_openings(game, 1)
+    assert len(one) == 8 and one == two            # the same opening for game i of both
+    assert one[0::2] == one[1::2]                  # a pair shares its opening
+    assert own != one                              # by default the tournament's seed draws them
+    assert own == _positions_after_the_openings(game, 1, opening_seed=1)
+    with pytest.raises(ValueError, match="opening_seed is the seed of the paired openings"):
+        G.play_games(game, {"a": G.RandomPlayer(), "b": G.RandomPlayer()}, [("a", "b")], 2, 1,
+                     opening_plies=2, opening_seed=3)
+
+
 @pytest.mark.parametrize("call, message", [
     (lambda g: G.play_game(g, G.RandomPlayer(), "me", 1), "second must be a gamelib.play.games Player"),
     (lambda g: G.play_game(g, G.RandomPlayer(), G.RandomPlayer(), 1.5), "seed must be an integer"),
