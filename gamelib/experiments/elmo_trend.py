@@ -25,7 +25,9 @@ pairing added), which is descriptive only.
 
 ``python -m gamelib.experiments.elmo_trend FOLDER... [--out DIR]`` reads the run folders (the
 same configuration, distinct seeds), prints the table and writes ``trend_by_run.csv`` and
-``trend.csv`` into DIR (default: the folders' common parent).
+``trend.csv`` into DIR (default: the folders' common parent). :func:`registered_trend` is the
+registered study itself: the paper-profile runs of :data:`REGISTERED_SEEDS`, with no verdict
+("interim") until all of them are there.
 """
 
 from __future__ import annotations
@@ -40,11 +42,14 @@ from typing import Sequence
 from gamelib.experiments.pgleaf.verdicts import holm
 from gamelib.play.replicate_tests import t_test
 
-__all__ = ["PREREGISTRATION_COMMIT", "ALPHA", "TESTS", "ELMO_LAMBDA", "slope", "run_statistics", "trend_tests", "trend_table",
-           "main"]
+__all__ = ["PREREGISTRATION_COMMIT", "REGISTERED_SEEDS", "ALPHA", "TESTS", "ELMO_LAMBDA", "slope",
+           "run_statistics", "trend_tests", "trend_table", "registered_folders", "registered_trend",
+           "win_rates", "plot_runs", "heldout_table", "main"]
 
 #: The commit that holds ``data/results/paper/elmo_shogi/PREREGISTRATION.md`` (before the runs).
 PREREGISTRATION_COMMIT = "655015d216d7bddf8364ab1af43ff761fb817bbe"
+#: The training runs the registration names (seeds of the paper profile with paired openings).
+REGISTERED_SEEDS = (0, 1, 2, 3, 4)
 #: The family-wise level of the three tests (Holm).
 ALPHA = 0.01
 #: The registered tests, in order.
@@ -155,6 +160,111 @@ def trend_table(matches: Sequence, lambdas: Sequence[str], alpha: float = ALPHA)
         r["holm_rejects"] = bool(rejected)
         r["verdict"] = (up if r["mean"] > 0 else down) if rejected else "undecided"
     return pd.DataFrame(rows)
+
+
+def registered_folders(root=None) -> list[Path]:
+    """The finished runs of the registration: ``<root>/seed-<S>`` (default
+    ``data/results/paper/elmo_shogi``) for S in :data:`REGISTERED_SEEDS` whose sizes have the
+    paired openings (seed 0's first run, each game with its own opening, is not one of them)."""
+    from gamelib.runtime.atomic import read_json
+    from gamelib.runtime.paths import repo_root
+
+    root = Path(root) if root is not None else repo_root() / "data/results/paper/elmo_shogi"
+    out = []
+    for seed in REGISTERED_SEEDS:
+        provenance = root / f"seed-{seed}" / "provenance.json"
+        if provenance.is_file() and read_json(provenance)["sizes"].get("paired_openings"):
+            out.append(provenance.parent)
+    return out
+
+
+def registered_trend(root=None, alpha: float = ALPHA):
+    """``(table, folders)``: :func:`trend_tests` over :func:`registered_folders`; while runs are
+    missing every verdict reads ``"interim (k of 5 runs): no verdict"``, as registered."""
+    folders = registered_folders(root)
+    if not folders:
+        raise ValueError("no registered elmo run is finished yet")
+    table = trend_tests(folders, alpha)
+    if len(folders) < len(REGISTERED_SEEDS):
+        table["verdict"] = (f"interim ({len(folders)} of {len(REGISTERED_SEEDS)} runs): "
+                            f"no verdict")
+        table["holm_rejects"] = False
+    return table, folders
+
+
+def win_rates(folders):
+    """Per run, loss and opponent: the win rate (decisive games), a DataFrame with ``seed,
+    loss, lam, opponent, win_rate`` (``lam`` NaN for Apery)."""
+    import pandas as pd
+
+    rows = []
+    for seed, config, matches in sorted(_runs(folders), key=lambda r: r[0]):
+        idx = matches.set_index(["player", "opponent"])
+        for opp in ("reference", "initial"):
+            for lam in _names(config):
+                rows.append({"seed": seed, "loss": f"elmo_{lam}", "lam": float(lam),
+                             "opponent": opp, "win_rate": float(_rate(idx, f"elmo_{lam}", opp))})
+            rows.append({"seed": seed, "loss": "apery", "lam": math.nan, "opponent": opp,
+                         "win_rate": float(_rate(idx, "apery", opp))})
+    return pd.DataFrame(rows)
+
+
+def plot_runs(rates, opponent: str, ax=None):
+    """Each run's win rate against ``opponent`` on λ (a line per run, its least-squares line
+    dashed), Apery's squared error as an open marker at the right; ``rates`` from
+    :func:`win_rates`."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        ax = plt.subplots()[1]
+    sel = rates[rates.opponent == opponent]
+    lams = sorted(sel.lam.dropna().unique())
+    x_apery = max(lams) + 0.25
+    for k, (seed, run) in enumerate(sel.groupby("seed")):
+        elmo = run.dropna(subset=["lam"]).sort_values("lam")
+        colour = f"C{k}"
+        ax.plot(elmo.lam, 100 * elmo.win_rate, "o-", color=colour, ms=4, label=f"seed {seed}")
+        xs, ys = [Fraction(v) for v in elmo.lam], [100 * Fraction(v) for v in elmo.win_rate]
+        b = slope(xs, ys)
+        a = float(sum(ys, Fraction(0)) / len(ys) - b * sum(xs, Fraction(0)) / len(xs))
+        b = float(b)
+        ax.plot([lams[0], lams[-1]], [a + b * lams[0], a + b * lams[-1]], "--", color=colour, lw=0.8)
+        ax.plot([x_apery], [100 * run[run.loss == "apery"].win_rate.iloc[0]], "o", mfc="none",
+                color=colour)
+    ax.set_xticks([*lams, x_apery], [f"{v:g}" for v in lams] + ["Apery"])
+    ax.set_xlabel("elmo's λ (and Apery's squared error)")
+    ax.set_ylabel(f"win rate against the {opponent} (%)")
+    ax.axhline(50, color="grey", lw=0.8, ls=":")
+    ax.legend(fontsize=7)
+    return ax
+
+
+def heldout_table(folders):
+    """Per loss (rows) and run (columns ``seed S``): the held-out cross-entropy of the results
+    with its game-bootstrap 95 % interval, ``"0.4416 [0.4371, 0.4462]"``, from each run's
+    ``heldout_intervals.csv`` (:mod:`gamelib.experiments.elmo_heldout`); a run without it shows
+    its ``final.csv`` number alone."""
+    import pandas as pd
+
+    from gamelib.experiments.elmo_shogi import label
+    from gamelib.runtime.atomic import read_json
+
+    columns = {}
+    for folder in sorted((Path(f) for f in folders),
+                         key=lambda f: read_json(f / "provenance.json")["seed"]):
+        seed = read_json(folder / "provenance.json")["seed"]
+        path = folder / "heldout_intervals.csv"
+        if path.is_file():
+            iv = pd.read_csv(path).set_index("evaluation")
+            col = {n: f"{r.estimate:.4f} [{r.low:.4f}, {r.high:.4f}]" for n, r in iv.iterrows()}
+        else:
+            final = pd.read_csv(folder / "final.csv").set_index("loss")
+            col = {n: f"{v:.4f}" for n, v in final.test_result_xent.items()}
+        columns[f"seed {seed}"] = col
+    table = pd.DataFrame(columns)
+    table.index = [label(n) for n in table.index]
+    table.index.name = "loss"
+    return table
 
 
 def main(argv=None) -> int:

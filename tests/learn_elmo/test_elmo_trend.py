@@ -114,3 +114,19 @@ def test_the_registration_precedes_every_run_it_judges():
         for invocation in stored["invocations"]:
             subprocess.run(["git", "-C", str(repo_root()), "merge-base", "--is-ancestor",
                             E.PREREGISTRATION_COMMIT, invocation["git_commit"]], check=True)
+
+
+def test_the_registered_runs_and_no_verdict_before_all_five(tmp_path, monkeypatch):
+    for seed, paired in ((0, True), (1, False), (2, True), (7, True)):
+        (tmp_path / f"seed-{seed}").mkdir()
+        (tmp_path / f"seed-{seed}" / "provenance.json").write_text(
+            json.dumps({"seed": seed, "sizes": {"paired_openings": paired} if paired else {}}))
+    assert E.registered_folders(tmp_path) == [tmp_path / "seed-0", tmp_path / "seed-2"]
+    runs = [_matches((100, 110, 120), 100, (100, 100, 96)), _matches((100, 111, 122), 100, (100, 100, 100)),
+            _matches((100, 112, 124), 100, (100, 100, 108))]
+    monkeypatch.setattr(E, "trend_tests", lambda folders, alpha: E.trend_table(runs, LAMBDAS, alpha))
+    table, folders = E.registered_trend(tmp_path)
+    assert len(folders) == 2
+    assert (table.verdict == "interim (2 of 5 runs): no verdict").all() and not table.holm_rejects.any()
+    with pytest.raises(ValueError, match="no registered elmo run"):
+        E.registered_trend(tmp_path / "seed-1")
