@@ -25,7 +25,7 @@ from gamelib.book.tables import format_pvalue
 
 __all__ = ["LEAD", "STANDARD", "Configuration", "configurations", "checkpoint_label", "claim_parts",
            "percent", "percent_range", "signed_points", "statistic_text", "verdict_text", "dependence",
-           "pairings_beside_paper", "replicate_values"]
+           "pairings_beside_paper", "replicate_values", "verdict_rows"]
 
 #: The configuration the book leads with (a pattern of ``verdicts.CONFIGURATIONS``).
 LEAD = "closest/seed-*"
@@ -132,6 +132,20 @@ def verdict_text(row) -> str:
     return (f"**{row.verdict}**: {stat} (mean over {int(row.replicates)} training runs, "
             f"{int(row.replicates_for)} of {int(row.replicates)} on the claimed side; all games "
             f"pooled {pooled}); {row.test} test, p = {format_pvalue(row.p_value)} before Holm")
+
+
+def verdict_rows(rows):
+    """Rows of a verdict table (``claims_by_configuration.csv``, ``claims_confirmatory.csv``)
+    as the book shows them: the claim, its test and verdict, the mean over training runs, the
+    runs on the claimed side, the rate of all games pooled and the p-value before Holm."""
+    out = rows.copy()
+    out["claim"] = out.claim.map(lambda c: " ".join(claim_parts(c)))
+    out["mean over runs"] = [statistic_text(t, s) for t, s in zip(out.test, out.statistic)]
+    out["all games pooled"] = [statistic_text(t, s) for t, s in zip(out.test, out.pooled_rate)]
+    out["runs on the claimed side"] = [f"{k} of {n}" for k, n in
+                                       zip(out.replicates_for, out.replicates)]
+    return out[["claim", "test", "verdict", "mean over runs", "runs on the claimed side",
+                "all games pooled", "p_value"]]
 
 
 def dependence(table, configs: Mapping[str, Configuration]):
