@@ -105,3 +105,35 @@ def test_the_preregistration_commit_holds_the_file_and_no_calibration_or_run():
         (repo_root() / REGISTERED).read_text()
     assert not np.any([name.startswith("gamelib/experiments/pgleaf/othello_unit") for name in
                        git("ls-tree", "-r", "--name-only", U.PREREGISTRATION_COMMIT).split()])
+
+
+@pytest.mark.parametrize("cut", [False, True])
+def test_the_registered_runs_sizes_follow_the_calibration_and_the_cut(cut):
+    games = 20_000 if cut else 100_000
+    calibration = {"c": 0.8, "time_cut": {"n_games": games}}
+    main = U.run_sizes(calibration)
+    assert (main.game, list(main.rewards), main.replicates) == ("othello", ["mdp"], 5)
+    assert main.eval_unit == 0.8 and main.beta == 12.8 and main.td_alpha == 0.001 / 12.8 ** 2
+    assert main.n_games == games and list(main.table_points) == [1000, 10_000, games]
+    assert list(main.curve_points) == [0, 1000, 10_000, games] and main.keep_points[-1] == games
+    for unit, factor in (("c-over-4", 0.25), ("4c", 4.0)):
+        alt = U.run_sizes(calibration, unit)
+        assert alt.eval_unit == factor * 0.8 and alt.n_games == 10_000
+        assert list(alt.table_points) == [1000, 10_000] and list(alt.curve_points) == [0, 1000, 10_000]
+        assert U.run_folder(unit).parts[-3:] == ("othello", f"unit={unit}", "seed-0")
+    assert U.run_folder("c", 2).parts[-2:] == ("othello", "seed-2")
+    argv = U.run_argv(calibration, "4c")
+    assert argv[argv.index("eval_unit") + 1] == "3.2"
+    with pytest.raises(ValueError, match="unknown unit 'c/4'"):
+        U.run_sizes(calibration, "c/4")
+
+
+def test_the_command_line_needs_a_calibration(tmp_path, capsys):
+    assert U.main(["argv", "--calibration", str(tmp_path / "none.json")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"error: no calibration at {tmp_path / 'none.json'}: run 'calibrate' first"]
+    (tmp_path / "cal.json").write_text(json.dumps({"c": 1.5, "time_cut": {"n_games": 20000}}))
+    assert U.main(["argv", "--unit", "4c", "--calibration", str(tmp_path / "cal.json")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("python -m gamelib.experiments pgleaf --profile paper --seed 0 --out "
+                          "data/results/paper/pgleaf/othello/unit=4c/seed-0 ") and "-p eval_unit 6.0" in out

@@ -25,7 +25,12 @@ seconds per evaluation game at the study's node budget -- and applies the cut::
     python -m gamelib.experiments.pgleaf.othello_unit calibrate [--games N] [--out FILE]
 
 writes ``calibration.json`` (default ``data/results/paper/pgleaf/othello/``) atomically: the
-target, every bisection step, ``c``, the rates and the cut's decision.
+target, every bisection step, ``c``, the rates and the cut's decision. From it, the registered
+runs' configurations (:func:`run_sizes`: the lead 5×5 shogi configuration's changes that exist
+on Othello, the unit, the cut; the alternatives c/4 and 4c at 10,000 games) and their command
+lines::
+
+    python -m gamelib.experiments.pgleaf.othello_unit argv [--unit c|c-over-4|4c] [--seed S]
 """
 
 from __future__ import annotations
@@ -40,13 +45,14 @@ from typing import Callable
 import numpy as np
 
 from gamelib.games import registry
-from gamelib.experiments.pgleaf.config import (PROFILES, TD_ALGORITHMS, RunSpec, init_scale,
-                                               profile_config, settings_of)
+from gamelib.experiments.pgleaf.closest import KNIGHTCAP_BETA
+from gamelib.experiments.pgleaf.config import (PROFILES, TD_ALGORITHMS, PGLeafConfig, RunSpec,
+                                               init_scale, profile_config, settings_of)
 from gamelib.learn.selfplay import ALGORITHMS, play_pg_games, play_td_games, policy_sharpness
 from gamelib.runtime.seeds import derive_seed
 
 __all__ = ["PREREGISTRATION_COMMIT", "GAMES", "BRACKET", "TOLERANCE", "PAPER_TEMPERATURE",
-           "HOURS_CUT", "calibration_seeds", "unit_config", "sharpness", "bisect_unit", "measure_rates",
+           "HOURS_CUT", "OTHELLO", "UNITS", "calibration_seeds", "run_sizes", "run_folder", "run_argv", "unit_config", "sharpness", "bisect_unit", "measure_rates",
            "time_cut", "calibrate", "main"]
 
 #: The commit that holds the study's ``PREREGISTRATION.md`` (before any calibration or run).
@@ -61,6 +67,13 @@ TOLERANCE = 0.01
 PAPER_TEMPERATURE = 0.05
 #: The time cut: above this many hours on two cores, the runs stop at 20,000 games.
 HOURS_CUT = 8.0
+#: The lead 5×5 shogi configuration's changes to the paper profile that exist on Othello (its
+#: antisymmetric layout has no Othello counterpart), with Othello's game and reward.
+OTHELLO = {"game": "othello", "rewards": ["mdp"], "replicates": 5, "beta": KNIGHTCAP_BETA,
+           "td_alpha": 0.001 / KNIGHTCAP_BETA ** 2}
+#: The registered units: the calibrated c and the two alternatives, as multiples of c, with the
+#: games each run plays (the alternatives at 10,000 games).
+UNITS = {"c": (1.0, None), "c-over-4": (0.25, 10_000), "4c": (4.0, 10_000)}
 
 
 def calibration_seeds(n: int = GAMES) -> np.ndarray:
@@ -195,6 +208,51 @@ def calibrate(games: int = GAMES, measure_speed: bool = True, progress: bool = T
     return out
 
 
+def _points(n_games: int) -> dict:
+    """The paper profile's kept, table and curve points, cut at ``n_games`` (which is kept)."""
+    paper = PROFILES["paper"]
+    keep = [p for p in paper["keep_points"] if p < n_games] + [n_games]
+    return {"n_games": n_games, "keep_points": keep,
+            "table_points": [p for p in paper["table_points"] if p < n_games] + [n_games],
+            "curve_points": [p for p in paper["curve_points"] if p < n_games] + [n_games]}
+
+
+def run_sizes(calibration: dict, unit: str = "c") -> PGLeafConfig:
+    """The configuration of a registered run from ``calibration.json``'s content: the paper
+    profile with :data:`OTHELLO`, ``eval_unit`` = the unit's multiple of c, and its games (the
+    time cut's for ``"c"``, 10,000 for the alternatives)."""
+    if unit not in UNITS:
+        raise ValueError(f"unknown unit {unit!r}: use {', '.join(UNITS)}")
+    factor, games = UNITS[unit]
+    if games is None:
+        games = int(calibration["time_cut"]["n_games"])
+    return profile_config("paper", **OTHELLO, eval_unit=factor * float(calibration["c"]),
+                          **_points(games))
+
+
+def run_folder(unit: str = "c", seed: int = 0, root=None) -> Path:
+    """``othello/seed-<seed>`` (the unit c) or ``othello/unit=<unit>/seed-<seed>`` under
+    ``data/results/paper/pgleaf`` (or ``root``)."""
+    from gamelib.runtime.paths import results_dir
+
+    base = (results_dir("paper", "pgleaf") if root is None else Path(root)) / "othello"
+    return (base if unit == "c" else base / f"unit={unit}") / f"seed-{seed}"
+
+
+def run_argv(calibration: dict, unit: str = "c", seed: int = 0, root=None) -> list[str]:
+    """The arguments of ``python -m gamelib.experiments`` that run (or resume) a registered run."""
+    import json
+
+    config = run_sizes(calibration, unit)
+    paper = PROFILES["paper"]
+    argv = ["pgleaf", "--profile", "paper", "--seed", str(seed),
+            "--out", str(run_folder(unit, seed, root))]
+    for key, value in config.as_dict().items():
+        if paper.get(key, object()) != value:
+            argv += ["-p", key, json.dumps(value)]
+    return argv
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m gamelib.experiments.pgleaf.othello_unit calibrate [--games N] [--out FILE]
     [--no-speed]``."""
@@ -211,7 +269,28 @@ def main(argv: list[str] | None = None) -> int:
     p_cal.add_argument("--out", type=Path, default=None)
     p_cal.add_argument("--no-speed", action="store_true",
                        help="leave out the rates and the time cut")
+    p_argv = sub.add_parser("argv", help="print the command line of a registered run")
+    p_argv.add_argument("--unit", default="c", choices=list(UNITS))
+    p_argv.add_argument("--seed", type=int, default=0)
+    p_argv.add_argument("--calibration", type=Path, default=None,
+                        help="calibration.json (default: the committed one)")
     args = parser.parse_args(argv)
+    if args.command == "argv":
+        import shlex
+
+        from gamelib.runtime.atomic import read_json
+
+        path = args.calibration or results_dir("paper", "pgleaf") / "othello" / "calibration.json"
+        try:
+            if not path.is_file():
+                raise ValueError(f"no calibration at {path}: run 'calibrate' first")
+            print("python -m gamelib.experiments "
+                  + shlex.join(run_argv(read_json(path), args.unit, args.seed,
+                                        Path("data/results/paper/pgleaf"))))
+        except (ValueError, KeyError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        return 0
     if args.games < 1:
         print(f"error: --games must be a positive integer, got {args.games}", file=sys.stderr)
         return 2
