@@ -20,8 +20,11 @@ runs (:func:`gamelib.play.replicate_tests.t_test`, exact p-values), Holm at 1 %:
 
 A test decided at 1 % says "rises"/"falls" (trends) or "elmo ahead"/"Apery ahead"; otherwise
 "undecided". Beside each verdict: the number of runs, the runs on the positive side, the mean and
-standard deviation over runs, and the same statistic of the pooled games (all runs' games of a
-pairing added), which is descriptive only.
+standard deviation over runs, the same statistic of the pooled games (all runs' games of a
+pairing added), which is descriptive only, and ``runs_needed``: the fewest runs with which the
+test, at Holm's strictest threshold (1 %/3, two-sided), would find the observed mean with power
+0.8 if the runs scattered as observed (:func:`gamelib.play.replicate_tests.t_power`; empty
+beyond 1,000 runs).
 
 ``python -m gamelib.experiments.elmo_trend FOLDER... [--out DIR]`` reads the run folders (the
 same configuration, distinct seeds), prints the table and writes ``trend_by_run.csv`` and
@@ -40,7 +43,7 @@ from pathlib import Path
 from typing import Sequence
 
 from gamelib.experiments.pgleaf.verdicts import holm
-from gamelib.play.replicate_tests import t_test
+from gamelib.play.replicate_tests import replicates_needed, t_power, t_test
 
 __all__ = ["PREREGISTRATION_COMMIT", "REGISTERED_SEEDS", "ALPHA", "TESTS", "ELMO_LAMBDA", "slope",
            "run_statistics", "trend_tests", "trend_table", "registered_folders", "registered_trend",
@@ -139,7 +142,7 @@ def trend_tests(folders, alpha: float = ALPHA):
 def trend_table(matches: Sequence, lambdas: Sequence[str], alpha: float = ALPHA):
     """The three tests over runs given by their match tables (``match_frame``'s columns; the λ
     as the losses are named): a DataFrame with ``test, unit, runs, runs_positive, mean, sd,
-    pooled, p_two_sided, holm_rejects, verdict``."""
+    pooled, p_two_sided, runs_needed, holm_rejects, verdict``."""
     import pandas as pd
 
     per_run = [_statistics(m, lambdas) for m in matches]
@@ -147,13 +150,19 @@ def trend_table(matches: Sequence, lambdas: Sequence[str], alpha: float = ALPHA)
     pooled = _statistics(pd.concat(list(matches)).groupby(["player", "opponent"],
                                                           as_index=False)[cols].sum(), lambdas)
     rows = []
+    level = alpha / (2 * len(TESTS))         # Holm's strictest threshold, one side of two
     for name in TESTS:
         test = t_test([s[name] for s in per_run])
         p = min(1.0, 2 * min(test.p_greater, test.p_less)) if test.n >= 2 else math.nan
+        sd = test.sd if test.n >= 2 else math.nan
+        effect = abs(float(test.mean))
+        needed = (replicates_needed(lambda n: t_power(effect, sd, n, level))
+                  if test.n >= 2 and effect > 0 and sd > 0 else None)
         rows.append({"test": name, "unit": "training run", "runs": test.n,
                      "runs_positive": sum(s[name] > 0 for s in per_run),
-                     "mean": float(test.mean), "sd": test.sd if test.n >= 2 else math.nan,
-                     "pooled": float(pooled[name]), "p_two_sided": p})
+                     "mean": float(test.mean), "sd": sd,
+                     "pooled": float(pooled[name]), "p_two_sided": p,
+                     "runs_needed": math.nan if needed is None else needed})
     rejects = holm([r["p_two_sided"] for r in rows], alpha)
     for r, rejected in zip(rows, rejects):
         up, down = _SIDES[r["test"]]

@@ -66,6 +66,10 @@ def test_three_runs_give_the_hand_computed_verdicts():
     sd = math.sqrt(((-0.02 - 0.02 / 3) ** 2 + (0.02 / 3) ** 2 + (0.04 - 0.02 / 3) ** 2) / 2)
     assert init.sd == pytest.approx(sd, rel=1e-12) and init.runs_positive == 1
     assert init.p_two_sided == pytest.approx(_p_two_sided_df2((0.02 / 3) / (sd / math.sqrt(3))), rel=1e-9)
+    # the runs a decision needs: the fewest with power 0.8 at 1 %/3 two-sided
+    from gamelib.play.replicate_tests import t_power
+    n = int(init.runs_needed)
+    assert t_power(0.02 / 3, sd, n - 1, 0.01 / 6) < 0.8 <= t_power(0.02 / 3, sd, n, 0.01 / 6)
     # Holm at 1 %: the two p = 0.0029 pass 0.01/3 and 0.01/2; the third does not
     assert (ref.verdict, vs.verdict, init.verdict) == ("rises", "elmo ahead", "undecided")
     falling = [_matches((120, 110, 100), 100, (100, 100, 100)),
