@@ -35,9 +35,7 @@ registered study itself: the paper-profile runs of :data:`REGISTERED_SEEDS`, wit
 
 from __future__ import annotations
 
-import argparse
 import math
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
@@ -174,7 +172,7 @@ def trend_table(matches: Sequence, lambdas: Sequence[str], alpha: float = ALPHA)
 def registered_folders(root=None) -> list[Path]:
     """The finished runs of the registration: ``<root>/seed-<S>`` (default
     ``data/results/paper/elmo_shogi``) for S in :data:`REGISTERED_SEEDS` whose sizes have the
-    paired openings (seed 0's first run, each game with its own opening, is not one of them)."""
+    paired openings (a run made before that size existed, each game with its own opening, is not one of them)."""
     from gamelib.runtime.atomic import read_json
     from gamelib.runtime.paths import repo_root
 
@@ -278,27 +276,28 @@ def heldout_table(folders):
 
 def main(argv=None) -> int:
     """The command line of the module docstring."""
+    from gamelib.runtime import cli
     from gamelib.runtime.report import write_csv
 
-    p = argparse.ArgumentParser(prog="python -m gamelib.experiments.elmo_trend",
-                                description="elmo's λ: tests over training runs (registered)")
+    p = cli.ArgumentParser(prog="python -m gamelib.experiments.elmo_trend",
+                           description="elmo's λ: tests over training runs (registered)")
     p.add_argument("folders", nargs="+", type=Path, help="finished elmo_shogi run folders")
     p.add_argument("--out", type=Path, default=None, help="where the CSVs go")
     a = p.parse_args(argv)
-    try:
+
+    def run() -> int:
         missing = [str(f) for f in a.folders if not (f / "provenance.json").is_file()]
         if missing:
             raise ValueError(f"not a finished elmo_shogi run folder: {', '.join(missing)}")
         by_run = run_statistics(a.folders)
         table = trend_tests(a.folders)
-    except (ValueError, KeyError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    out = a.out or Path(a.folders[0]).resolve().parent
-    write_csv(out, "trend_by_run.csv", by_run)
-    write_csv(out, "trend.csv", table)
-    print(table.to_string(index=False))
-    return 0
+        out = a.out or Path(a.folders[0]).resolve().parent
+        write_csv(out, "trend_by_run.csv", by_run)
+        write_csv(out, "trend.csv", table)
+        print(table.to_string(index=False))
+        return 0
+
+    return cli.run_guarded(run)
 
 
 if __name__ == "__main__":

@@ -114,7 +114,7 @@ def test_the_registration_precedes_every_run_it_judges():
     for provenance in sorted((repo_root() / "data/results/paper/elmo_shogi").glob("seed-*/provenance.json")):
         stored = json.loads(provenance.read_text())
         if not stored["sizes"].get("paired_openings"):
-            continue                      # seed 0's first run, before the registration
+            continue                      # a run made before the registration
         for invocation in stored["invocations"]:
             subprocess.run(["git", "-C", str(repo_root()), "merge-base", "--is-ancestor",
                             E.PREREGISTRATION_COMMIT, invocation["git_commit"]], check=True)
