@@ -30,8 +30,9 @@ def _digest(*arrays) -> str:
 def bonanza_case() -> str:
     from gamelib.evaluation import shogi as E
     from gamelib.learn import bonanza_shogi as bs
+    from gamelib.play.teacher_games import ExpertSettings, teacher_games
 
-    games = bs.teacher_games(3, 11, bs.ExpertSettings(node_budget=200, opening_plies=2))
+    games = teacher_games(3, 11, ExpertSettings(node_budget=200, opening_plies=2))
     positions = bs.RecordPositions(games)
     theta = E.initial_theta(3, 0.002)
     train = np.arange(len(positions))

@@ -5,12 +5,10 @@ Submodules
 :mod:`gamelib.learn.bonanza`
     The Bonanza method (comparison training from expert moves): objective J(P, v), its gradient
     through the principal-variation leaves, the piece-value-sum constraint and the L1 term.
-:mod:`gamelib.learn.records`
-    Game records of 5×5 shogi (format ``gamelib-records 1``: start SFEN, USI moves, result,
-    reason), and a reader for USI ``position`` lines, bare move lists and CSA/KIF-like files.
 :mod:`gamelib.learn.bonanza_shogi`
-    The Bonanza method on 5×5 shogi: teacher records, every legal move of a record position
-    searched to its PV leaf, batch and mini-batch learning with the PV recomputed every k steps.
+    The Bonanza method on 5×5 shogi: the positions of game records
+    (:mod:`gamelib.minishogi.records`), every legal move of a record position searched to its
+    PV leaf, batch and mini-batch learning with the PV recomputed every k steps.
 :mod:`gamelib.learn.bonanza_bench`
     Benchmark of the Bonanza learner (positions/s searched, with gradient, from cached leaves).
 :mod:`gamelib.learn.elmo`

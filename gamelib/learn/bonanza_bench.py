@@ -1,8 +1,9 @@
 """Benchmark of the Bonanza learner on 5×5 shogi: training positions processed per second.
 
 ``python -m gamelib.learn.bonanza_bench [--games N] [--repeat R] [--qdepth Q]`` (or
-``main(argv)`` from ``python -m gamelib.bench``) makes ``N`` teacher games (a small node budget:
-the teacher is not what is measured), then times, on one core after compilation,
+``main(argv)`` from ``python -m gamelib.bench``) makes ``N`` teacher games
+(:func:`gamelib.play.teacher_games.teacher_games`, a small node budget: the teacher is not what
+is measured), then times, on one core after compilation,
 
 * **search**: every legal move of every position searched (1 ply + ``Q`` quiescence plies) with
   its PV leaf's features (:func:`gamelib.learn.bonanza_shogi.search_positions`);
@@ -28,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     from gamelib.evaluation import shogi as E
     from gamelib.learn import bonanza as bz
     from gamelib.learn import bonanza_shogi as bs
+    from gamelib.play.teacher_games import ExpertSettings, teacher_games
 
     parser = cli.ArgumentParser(prog="bonanza_bench", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -37,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1 or args.repeat < 1 or args.qdepth < 0:
         parser.error("--games and --repeat must be >= 1, --qdepth >= 0")
-    games = bs.teacher_games(args.games, 0, bs.ExpertSettings(node_budget=1000))
+    games = teacher_games(args.games, 0, ExpertSettings(node_budget=1000))
     positions = bs.RecordPositions(games)
     theta = E.initial_theta(0)
     settings = bs.SearchSettings(depth=1, qdepth=args.qdepth)

@@ -1,10 +1,10 @@
-"""The Bonanza method on 5×5 shogi: teacher records, searched PV leaves, batch and mini-batch learning.
+"""The Bonanza method on 5×5 shogi: record positions, searched PV leaves, batch and mini-batch learning.
 
 The equations are those of :mod:`gamelib.learn.bonanza` (numbers of the chapter *The Bonanza
 method*): J(P, v) = Σ_p Σ_{m≥2} T_p[ξ(p_m, v) − ξ(p_1, v)] (eq. 1), its gradient through the
 principal-variation (PV) leaves (eqs. 5–7), the piece-value-sum constraint (eqs. 8–10) and the
-L1 term (eq. 11). This module supplies the real data: recorded positions, and for each of them
-a search of **every legal move** with the current evaluation.
+L1 term (eq. 11). This module supplies the real data: the positions of game records, and for
+each of them a search of **every legal move** with the current evaluation.
 
 Units
 -----
@@ -20,11 +20,11 @@ Bonanza's window ±256 is ±0.0512). Win-in-n scores of the search (±(1000 − 
 
 Data
 ----
-* :func:`teacher_games`: the expert records, self-play games of the reference opponent
-  (:mod:`gamelib.evaluation.reference`) at a deep node budget after a few uniformly random
-  opening plies (:class:`ExpertSettings` states every setting). A record starts *after* the
-  random plies (its SFEN is the position they reached), so every recorded move is the
-  teacher's.
+* The records (:class:`~gamelib.minishogi.records.RecordedGame`, format ``gamelib-records 1``):
+  the book's are made by the expert of :mod:`gamelib.play.teacher_games`, the reference
+  opponent in self-play at a deep node budget after a few uniformly random opening plies; a
+  record starts *after* those plies, so every recorded move is the teacher's. Users may bring
+  their own.
 * :class:`RecordPositions`: the positions of a list of records with their expert moves (the
   positions with a single legal move are left out: they compare nothing).
 * :func:`search_positions` / :class:`LeafCache`: for every position, every legal move searched
@@ -65,22 +65,22 @@ from typing import Callable, Sequence
 import numpy as np
 
 from gamelib.evaluation import shogi as E
-from gamelib.evaluation.reference import REFERENCE_QDEPTH, reference_theta
-from gamelib.runtime.seeds import derive_rng, derive_seed
+from gamelib.runtime.checks import check_integer
+from gamelib.runtime.seeds import derive_rng
 from gamelib.learn import FeatureRows
 from gamelib.learn import bonanza as bz
 from gamelib.learn.bonanza import _expand
-from gamelib.learn.records import RecordedGame, replay
 from gamelib.minishogi import core as mc
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import format_sfen
+from gamelib.minishogi.records import RecordedGame, replay
+from gamelib.play.games import check_float
 from gamelib.search import LEAF_STATIC, new_leaves_buffers, new_workspace, root_leaves_into
 
 __all__ = [
-    "EVAL_PER_BONANZA_UNIT", "SLOPE", "WINDOW", "ExpertSettings", "teacher_game",
-    "teacher_games", "RecordPositions", "SearchSettings", "LeafCache", "search_positions",
-    "chunk_sums", "BonanzaSettings", "constraint_of", "step_batch", "learn_steps", "evaluate",
-    "material_table",
+    "EVAL_PER_BONANZA_UNIT", "SLOPE", "WINDOW", "RecordPositions", "SearchSettings", "LeafCache",
+    "search_positions", "chunk_sums", "BonanzaSettings", "constraint_of", "step_batch",
+    "learn_steps", "evaluate", "material_table",
 ]
 
 #: One Bonanza unit (pawn ≈ 100) in evaluation units (pawn = 0.02).
@@ -89,98 +89,6 @@ EVAL_PER_BONANZA_UNIT = 0.02 / 100.0
 SLOPE = bz.BONANZA_SLOPE / EVAL_PER_BONANZA_UNIT
 #: Bonanza's window ±256 in evaluation units (±0.0512).
 WINDOW = bz.BONANZA_WINDOW * EVAL_PER_BONANZA_UNIT
-
-
-def _positive_int(name, value, low=1):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
-
-
-def _nonneg_float(name, value, positive=False):
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number, got {value!r}") from None
-    if isinstance(value, bool) or not np.isfinite(x) or x < 0 or (positive and x == 0):
-        raise ValueError(f"{name} must be a finite number {'>' if positive else '>='} 0, "
-                         f"got {value!r}")
-    return x
-
-
-# ----------------------------------------------------------------------------- the teacher
-@dataclass(frozen=True)
-class ExpertSettings:
-    """How the expert records are made: the reference opponent playing itself.
-
-    Attributes
-    ----------
-    node_budget : int
-        Nodes per move of the teacher's search (the reference opponent plays at 20,000).
-    qdepth : int
-        Quiescence plies (the reference opponent's).
-    max_depth : int
-        Deepest iteration.
-    opening_plies : int
-        Uniformly random plies at the start of every game (left out of the record).
-    noise_std : float
-        Evaluation noise of the teacher's search (0: none).
-    max_plies : int
-        Game-length cap (a draw), counted from the standard start.
-    """
-
-    node_budget: int = 50_000
-    qdepth: int = REFERENCE_QDEPTH
-    max_depth: int = 64
-    opening_plies: int = 4
-    noise_std: float = 0.0
-    max_plies: int = R.DEFAULT_MAX_PLIES
-
-    def __post_init__(self):
-        for name, low in (("node_budget", 1), ("qdepth", 0), ("max_depth", 1),
-                          ("opening_plies", 0), ("max_plies", 1)):
-            object.__setattr__(self, name, _positive_int(name, getattr(self, name), low))
-        object.__setattr__(self, "noise_std", _nonneg_float("noise_std", self.noise_std))
-
-    def as_dict(self) -> dict:
-        return asdict(self)
-
-    def describe(self) -> str:
-        """One line stating every setting (written into the records file)."""
-        return (f"teacher: reference opponent (gamelib.evaluation.reference) in self-play, "
-                f"node budget {self.node_budget}, qdepth {self.qdepth}, max depth "
-                f"{self.max_depth}, evaluation noise std {self.noise_std}, "
-                f"{self.opening_plies} uniformly random opening plies (not recorded), "
-                f"length cap {self.max_plies} plies (draw)")
-
-
-def teacher_game(settings: ExpertSettings, seed: int) -> RecordedGame:
-    """One teacher game with randomness from ``seed`` (see :func:`gamelib.play.shogi.play_game`);
-    the record starts after the random opening plies."""
-    from gamelib.play.shogi import SearchPlayer, play_game
-
-    player = SearchPlayer(reference_theta(), E.EVAL_LINEAR, node_budget=settings.node_budget,
-                          max_depth=settings.max_depth, qdepth=settings.qdepth,
-                          noise_std=settings.noise_std)
-    game = play_game(player, player, seed, max_plies=settings.max_plies,
-                     opening_plies=settings.opening_plies)
-    k = min(settings.opening_plies, game.plies)
-    state, _ = replay(game.start_sfen, game.moves[:k], check_end=False)
-    return RecordedGame(format_sfen(state), tuple(game.moves[k:]), game.winner or "draw",
-                        game.reason)
-
-
-def _teacher_job(job):
-    settings, seed = job
-    return teacher_game(settings, seed)
-
-
-def teacher_games(n_games: int, seed: int, settings: ExpertSettings, *, first: int = 0,
-                  map_fn: Callable | None = None) -> list[RecordedGame]:
-    """Teacher games ``first .. first + n_games - 1`` of the run seeded ``seed`` (game i has the
-    seed ``derive_seed(seed, "teacher", i)``), computed with ``map_fn`` (default: serially)."""
-    jobs = [(settings, derive_seed(seed, "teacher", i)) for i in range(first, first + n_games)]
-    return list((map_fn or (lambda f, xs: [f(x) for x in xs]))(_teacher_job, jobs))
 
 
 # ----------------------------------------------------------------------------- positions
@@ -262,7 +170,7 @@ class SearchSettings:
 
     def __post_init__(self):
         for name, low in (("depth", 1), ("qdepth", 0), ("max_plies", 0)):
-            object.__setattr__(self, name, _positive_int(name, getattr(self, name), low))
+            object.__setattr__(self, name, check_integer(name, getattr(self, name), low))
 
 
 @dataclass
@@ -522,11 +430,11 @@ class BonanzaSettings:
 
     def __post_init__(self):
         if self.batch_size is not None:
-            _positive_int("batch_size", self.batch_size)
-        _positive_int("refresh_every", self.refresh_every)
-        _positive_int("chunk_size", self.chunk_size)
-        _nonneg_float("learning_rate", self.learning_rate, positive=True)
-        _nonneg_float("l1_weight", self.l1_weight)
+            check_integer("batch_size", self.batch_size)
+        check_integer("refresh_every", self.refresh_every)
+        check_integer("chunk_size", self.chunk_size)
+        check_float("learning_rate", self.learning_rate, positive=True)
+        check_float("l1_weight", self.l1_weight)
         if self.update not in ("gradient", "sign"):
             raise ValueError(f"unknown update {self.update!r}; use 'gradient' or 'sign'")
         if self.constraint not in CONSTRAINTS:
@@ -537,7 +445,7 @@ class BonanzaSettings:
         if self.update == "sign" and self.l1_step == "proximal":
             raise ValueError("l1_step='proximal' needs update='gradient'")
         if self.window is not None:
-            _nonneg_float("window", self.window, positive=True)
+            check_float("window", self.window, positive=True)
         if not isinstance(self.search, SearchSettings):
             raise ValueError("search must be a SearchSettings")
 

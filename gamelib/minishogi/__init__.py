@@ -9,6 +9,9 @@ once, in :mod:`gamelib.minishogi.rules`. Layers:
 * :func:`random_game`, :func:`random_positions` -- seeded random games and positions;
 * :mod:`gamelib.minishogi.notation` -- SFEN and USI parsing (with clear ``ValueError`` messages)
   and formatting;
+* :mod:`gamelib.minishogi.records` -- game records in the ``gamelib-records 1`` text format
+  (start SFEN, USI moves, result, reason), and a reader for USI ``position`` lines, bare move
+  lists and CSA/KIF-like files;
 * :mod:`gamelib.minishogi.core` -- the numba core: one ``int64`` state array with its history,
   integer moves, legal move generation into ``int32`` buffers, make/unmake, Zobrist hashing,
   check and game-end tests, perft. Search and learners call it from ``@njit`` code;

@@ -18,6 +18,9 @@ Submodules
 :mod:`gamelib.play.shogi`
     5×5 shogi players (random, search, softmax self-play policy, the reference opponent), games
     by the rules with the ply cap, matches, round robins and gauntlets.
+:mod:`gamelib.play.teacher_games`
+    The Bonanza method's expert records: the reference opponent's self-play games after random
+    opening plies, a function of the settings and the seed.
 :mod:`gamelib.play.usi`
     A USI engine for 5×5 shogi (``python -m gamelib.play.usi``) over the search of
     :mod:`gamelib.search`, for shogi GUIs and engine matches.

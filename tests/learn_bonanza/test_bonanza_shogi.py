@@ -10,13 +10,14 @@ from gamelib.evaluation import shogi as E
 from gamelib.learn import bonanza as bz
 from gamelib.learn import bonanza_shogi as bs
 from gamelib.learn import central_difference_gradient, gradient_relative_error
-from gamelib.learn.records import replay
+from gamelib.minishogi.records import replay
+from gamelib.play.teacher_games import ExpertSettings, teacher_game, teacher_games
 from gamelib.search import root_leaves
 
 
 @pytest.fixture(scope="module")
 def positions():
-    games = bs.teacher_games(5, 11, bs.ExpertSettings(node_budget=300, opening_plies=2))
+    games = teacher_games(5, 11, ExpertSettings(node_budget=300, opening_plies=2))
     return bs.RecordPositions(games)
 
 
@@ -33,15 +34,15 @@ def test_units():
 
 
 def test_teacher_game_records_start_after_the_opening():
-    st = bs.ExpertSettings(node_budget=200, opening_plies=3)
-    g = bs.teacher_game(st, 7)
-    assert g == bs.teacher_game(st, 7)
+    st = ExpertSettings(node_budget=200, opening_plies=3)
+    g = teacher_game(st, 7)
+    assert g == teacher_game(st, 7)
     full_moves = int(g.start_sfen.split()[3]) - 1
     assert full_moves == 3
     replay(g.start_sfen, g.moves)       # legal
     assert "node budget 200" in st.describe()
     with pytest.raises(ValueError, match="node_budget"):
-        bs.ExpertSettings(node_budget=0)
+        ExpertSettings(node_budget=0)
 
 
 def test_record_positions(positions):

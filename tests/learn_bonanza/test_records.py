@@ -3,7 +3,7 @@ the file, the line and the problem."""
 
 import pytest
 
-from gamelib.learn import records as rc
+from gamelib.minishogi import records as rc
 from gamelib.minishogi import Position
 from gamelib.minishogi import rules as R
 

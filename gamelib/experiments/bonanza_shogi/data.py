@@ -11,7 +11,8 @@ from gamelib.evaluation import shogi as E
 from gamelib.runtime.driver import run_batched
 from gamelib.runtime.seeds import derive_rng, derive_seed
 from gamelib.learn import bonanza_shogi as bs
-from gamelib.learn.records import FORMAT_NAME, format_record
+from gamelib.minishogi.records import FORMAT_NAME, format_record
+from gamelib.play.teacher_games import ExpertSettings, teacher_game
 from gamelib.experiments.bonanza_shogi.config import (GAMES_PER_BATCH, BonanzaConfig,
                                                       bonanza_config, teacher_settings)
 
@@ -19,11 +20,11 @@ from gamelib.experiments.bonanza_shogi.config import (GAMES_PER_BATCH, BonanzaCo
 # ----------------------------------------------------------------------------- 1. records
 def _teacher_job(job):
     settings, run_seed, i = job
-    return format_record(bs.teacher_game(settings, derive_seed(run_seed, "teacher", i)))
+    return format_record(teacher_game(settings, derive_seed(run_seed, "teacher", i)))
 
 
 def _records_header(sizes, seed) -> list[str]:
-    return [bs.ExpertSettings.describe(teacher_settings(sizes)),
+    return [ExpertSettings.describe(teacher_settings(sizes)),
             f"games: {sizes['n_games']}, run seed {seed}; game i has the seed "
             f"derive_seed({seed}, 'teacher', i) (gamelib.runtime.seeds); the SFEN of a game "
             f"is the position after its random opening plies"]

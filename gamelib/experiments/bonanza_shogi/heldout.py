@@ -31,7 +31,7 @@ import numpy as np
 from gamelib.evaluation.reference import reference_theta
 from gamelib.learn import bonanza_shogi as bs
 from gamelib.learn.heldout import game_bootstrap
-from gamelib.learn.records import parse_records
+from gamelib.minishogi.records import parse_records
 from gamelib.runtime.atomic import read_json
 from gamelib.experiments.bonanza_shogi.config import variant_settings
 from gamelib.experiments.bonanza_shogi.data import initial_theta, split

@@ -15,7 +15,7 @@ from gamelib.runtime.atomic import atomic_write_json, atomic_write_text, read_js
 from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
 from gamelib.learn import bonanza_shogi as bs
-from gamelib.learn.records import parse_records
+from gamelib.minishogi.records import parse_records
 from gamelib.experiments.bonanza_shogi.config import (PROFILES, BonanzaConfig, bonanza_config,
                                                       teacher_settings, variant_settings)
 from gamelib.experiments.bonanza_shogi.data import (Split, finished_records, generate_records,
