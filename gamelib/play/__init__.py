@@ -1,7 +1,8 @@
 """Matches and their measurement: game-neutral statistics and tournaments, players and games
 of any game behind the protocol, the 5×5 shogi players, and the USI engine that lets other
-programs play them (Othello's match players against outside engines live in
-:mod:`gamelib.othello.players`).
+programs play them (Othello's players live in :mod:`gamelib.othello.players`; their matches in
+:mod:`gamelib.play.othello_pairs`, :mod:`gamelib.play.othello_value_matches` and, against GTP
+engines, :mod:`gamelib.play.othello_match`).
 
 Submodules
 ----------

@@ -10,13 +10,13 @@ from gamelib.othello.players import (
     greedy_player,
     mlp_player,
     play_game,
-    play_match,
     positional_player,
     random_opening,
     table_player,
 )
 from gamelib.othello.symmetry import FLIP_A1H8, FLIP_A8H1, ROTATE_180, transform_squares
 from gamelib.othello.value_table import ValueTable, decompose_games
+from gamelib.play.othello_pairs import play_match
 
 F5 = 37  # the first move of every WTHOR record
 

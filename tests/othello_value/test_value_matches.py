@@ -5,9 +5,9 @@ import json
 import pandas as pd
 import pytest
 
-from gamelib.othello import value_matches as vm
 from gamelib.othello.mlp import MLP
 from gamelib.othello.wthor import find_wthor_dir
+from gamelib.play import othello_value_matches as vm
 
 PARAMS = {"first_year": 2018, "last_year": 2018, "val_fraction": 0.1, "seed": 0, "depth": 1,
           "n_pairs": 1, "opening_plies": 4}
@@ -47,7 +47,7 @@ def test_rerun_writes_the_matches_and_resumes_from_finished_pairings(run, tmp_pa
     assert (out / "matches.png").stat().st_size > 0 and (out / "table_lookups.csv").is_file()
     assert not (out / "matches_checkpoint").exists()
     entry = json.loads((out / "provenance.json").read_text())["matches_rerun"][-1]
-    assert entry["orient"] is True and entry["command"].endswith("value_matches")
+    assert entry["orient"] is True and entry["command"] == f"python -m {vm.__name__}"
 
 
 def test_a_checkpoint_of_another_run_is_refused(run, tmp_path):

@@ -1,21 +1,23 @@
-"""The value-network chapter's matches, and a command that replays them from a finished run.
+"""The Othello value-network chapter's matches, and a command that replays them from a
+finished run.
 
 :func:`pairings` lists the ten pairings of the chapter (greedy, positional, the network and the
 value table against random play, greedy and positional play, and the network against the table),
-:func:`play_pairings` plays them with :func:`gamelib.othello.players.play_match` and returns the
-match table (wins, draws, losses, the win rate ``wins / (wins + losses)`` and the score
+:func:`play_pairings` plays them with :func:`gamelib.play.othello_pairs.play_match` and returns
+the match table (wins, draws, losses, the win rate ``wins / (wins + losses)`` and the score
 ``(wins + draws / 2) / games`` with 95 % Wilson intervals, the exact sign test) and the value
 table's look-ups (:func:`lookup_frame`); :func:`plot_matches` draws the scores.
 
-``python -m gamelib.othello.value_matches FOLDER`` replays the matches of a finished run folder
-(``data/results/paper/othello_value``) from what it stores: the trained network ``mlp.npz`` and
-the parameters in ``provenance.json`` (WTHOR years, held-out share and seed rebuild the training
-table; depth, openings and seed the matches). Nothing is retrained. It writes ``matches.csv``,
-``matches.png`` and ``table_lookups.csv`` atomically, and adds a ``matches_rerun`` entry (code
-commit, orientation, wall time, what changed) to ``provenance.json``. Each finished pairing is
-kept in ``FOLDER/matches_checkpoint/`` until the end, so a killed run resumes where it stopped;
-``--no-orient`` replays the players without the records' orientation (the chapter's matches
-before the players were oriented), ``--out`` writes elsewhere.
+``python -m gamelib.play.othello_value_matches FOLDER`` replays the matches of a finished run
+folder (``data/results/paper/othello_value``) from what it stores: the trained network
+``mlp.npz`` and the parameters in ``provenance.json`` (WTHOR years, held-out share and seed
+rebuild the training table; depth, openings and seed the matches). Nothing is retrained. It
+writes ``matches.csv``, ``matches.png`` and ``table_lookups.csv`` atomically, and adds a
+``matches_rerun`` entry (code commit, orientation, wall time, what changed) to
+``provenance.json``. Each finished pairing is kept in ``FOLDER/matches_checkpoint/`` until the
+end, so a killed run resumes where it stopped; ``--no-orient`` replays the players without the
+records' orientation (the chapter's matches before the players were oriented), ``--out`` writes
+elsewhere.
 """
 
 from __future__ import annotations
@@ -25,9 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..runtime.atomic import atomic_write_json, read_json
-from . import players as pl
-from .mlp import MLP
+from gamelib.othello import players as pl
+from gamelib.othello.mlp import MLP
+from gamelib.play.othello_pairs import MatchResult, play_match
+from gamelib.runtime.atomic import atomic_write_json, read_json
 
 __all__ = ["MATCH_COLUMNS", "pairings", "play_pairings", "lookup_frame", "plot_matches",
            "rerun", "main"]
@@ -36,6 +39,8 @@ __all__ = ["MATCH_COLUMNS", "pairings", "play_pairings", "lookup_frame", "plot_m
 MATCH_COLUMNS = ["player", "opponent", "games", "wins", "draws", "losses", "win_rate",
                  "wilson_low", "wilson_high", "score", "score_low", "score_high", "p_two_sided"]
 _CHECKPOINTS = "matches_checkpoint"
+#: The command line of :func:`main`, as ``provenance.json`` records it.
+_COMMAND = "python -m gamelib.play.othello_value_matches"
 
 
 def pairings(mlp: MLP, table, depth: int, orient: bool = True) -> list:
@@ -49,7 +54,7 @@ def pairings(mlp: MLP, table, depth: int, orient: bool = True) -> list:
             (tab, rnd), (tab, greedy), (tab, pos), (net, tab)]
 
 
-def _row(result: pl.MatchResult) -> dict:
+def _row(result: MatchResult) -> dict:
     s = result.summary()
     out = {k: s[k] for k in MATCH_COLUMNS}
     out.update(player_table_probes=result.table_probes[0], player_table_hits=result.table_hits[0],
@@ -78,7 +83,7 @@ def lookup_frame(rows: list) -> "object":
 
 def play_pairings(pairs, n_pairs: int, opening_plies: int, seed: int, *, workers=1,
                   progress: bool = False, checkpoints: Path | None = None):
-    """Play every pairing (:func:`gamelib.othello.players.play_match`, the same openings and
+    """Play every pairing (:func:`gamelib.play.othello_pairs.play_match`, the same openings and
     seed for each); returns ``(matches, lookups)`` DataFrames (:data:`MATCH_COLUMNS`,
     :func:`lookup_frame`). With ``checkpoints`` (a folder), each finished pairing is stored
     there and read back instead of replayed when its file is present."""
@@ -97,8 +102,8 @@ def play_pairings(pairs, n_pairs: int, opening_plies: int, seed: int, *, workers
                                  f"remove {path.parent} to start again")
             rows.append(saved["row"])
             continue
-        row = _row(pl.play_match(a, b, n_pairs, opening_plies, seed, workers=workers,
-                                 progress=progress))
+        row = _row(play_match(a, b, n_pairs, opening_plies, seed, workers=workers,
+                              progress=progress))
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_json(path, {"key": key, "row": row})
@@ -145,8 +150,8 @@ def rerun(folder, out=None, *, orient: bool = True, workers=1, progress: bool = 
           note: str | None = None) -> tuple:
     """Replay the matches of the finished run ``folder`` (see the module docstring) into
     ``out`` (default: ``folder``); returns ``(matches, lookups)``."""
-    from ..runtime import report
-    from .value_table import build_tables, load_years
+    from gamelib.othello.value_table import build_tables, load_years
+    from gamelib.runtime import report
 
     folder = Path(folder)
     out = folder if out is None else Path(out)
@@ -168,7 +173,7 @@ def rerun(folder, out=None, *, orient: bool = True, workers=1, progress: bool = 
     prov_path = out / "provenance.json"
     prov = read_json(prov_path) if prov_path.is_file() else read_json(folder / "provenance.json")
     prov.setdefault("matches_rerun", []).append({
-        "command": "python -m gamelib.othello.value_matches", "git_commit": report.git_commit(),
+        "command": _COMMAND, "git_commit": report.git_commit(),
         "orient": orient, "machine": report.machine(), "workers": workers,
         "wall_time_s": round(time.time() - start, 1), "finished": time.strftime(
             "%Y-%m-%dT%H:%M:%S%z"), **({"note": note} if note else {})})
@@ -180,11 +185,11 @@ def rerun(folder, out=None, *, orient: bool = True, workers=1, progress: bool = 
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m gamelib.othello.value_matches FOLDER [--out DIR] [--no-orient]
+    """``python -m gamelib.play.othello_value_matches FOLDER [--out DIR] [--no-orient]
     [--workers N] [--note TEXT]``."""
-    from ..runtime import cli
+    from gamelib.runtime import cli
 
-    parser = cli.ArgumentParser(prog="python -m gamelib.othello.value_matches",
+    parser = cli.ArgumentParser(prog=_COMMAND,
                                 description=__doc__.split("\n\n")[2])
     parser.add_argument("folder", type=Path, help="a finished othello_value run folder")
     parser.add_argument("--out", type=Path, default=None, help="where to write (default FOLDER)")
