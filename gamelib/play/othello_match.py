@@ -1,7 +1,7 @@
 """Othello matches between GTP engines and gamelib players, judged by our rules.
 
 ``python -m gamelib.play.othello_match FIRST SECOND --games N [--level L] [--depth D]
-[--openings K] [--out DIR] [--workers N] [--records transcript,ggf]`` plays ``N`` games between
+[--nodes N] [--openings K] [--out DIR] [--workers N] [--records transcript,ggf]`` plays ``N`` games between
 two players and prints wins-draws-losses, Elo with a 95 % interval and the likelihood of
 superiority of FIRST (:mod:`gamelib.play.match_stats`). A player is
 
@@ -10,7 +10,13 @@ superiority of FIRST (:mod:`gamelib.play.match_stats`). A player is
   ``--book`` and ``--rand`` are added to the command line of every GRhino player;
 * ``gamelib:random`` (a uniformly random legal move), ``gamelib:greedy`` (the most discs after
   the move) or ``gamelib:positional`` (αβ to ``--depth`` plies over the classic square
-  weights), the players of :mod:`gamelib.othello.players`.
+  weights), the players of :mod:`gamelib.othello.players`;
+* ``gamelib:linear`` or ``gamelib:linear=FILE``: Othello's linear evaluation (the pattern
+  weights of :mod:`gamelib.games.othello_features`; without a file the classic square weights,
+  with one the parameters saved by :func:`gamelib.games.othello.save_theta`, e.g. a learner's)
+  searched by the game-neutral search of :class:`gamelib.play.games.SearchPlayer` under
+  ``--nodes`` nodes a move (default 5,000) -- the search every learned evaluation of the book
+  plays with.
 
 Games
 -----
@@ -42,17 +48,22 @@ writes every game to ``DIR/records/`` (:mod:`gamelib.othello.records`).
 from __future__ import annotations
 
 import argparse
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
 from tqdm import tqdm
 
+from gamelib.games import othello as othello_rules, registry
+from gamelib.games.othello_features import initial_theta as classic_theta
 from gamelib.othello import Board, square_name
+from gamelib.othello.board import MAX_GAME_PLIES
 from gamelib.othello.players import greedy_player, positional_player, random_opening, RandomPlayer
 from gamelib.othello.records import GgfGame, format_ggf, format_transcript, ggf_result, parse_transcript
 from gamelib.play.engine_match import MatchResult
 from gamelib.play.engine_process import EngineError, split_command
+from gamelib.play.games import SearchPlayer
 from gamelib.play.gtp_client import COLOURS, GRHINO, GtpEngine, grhino_path
 from gamelib.play.match_runner import (append_row, play_games, read_rows, record_of, rewrite_rows,
                                       unwind_on_signals)
@@ -70,7 +81,9 @@ COLUMNS = ("game", "black", "white", "result", "reason", "score", "moves")
 #: ``--records`` formats and their file suffixes.
 RECORD_FORMATS = {"transcript": "txt", "ggf": "ggf"}
 GAMELIB_PREFIX = "gamelib:"
-_GAMELIB_KINDS = ("random", "greedy", "positional")
+_GAMELIB_KINDS = ("random", "greedy", "positional", "linear")
+#: The node budget of ``gamelib:linear`` unless given.
+DEFAULT_NODES = 5000
 #: GRhino's command-line options: allowed values.
 GRHINO_OPTIONS = {"level": (1, 5), "mid": (1, 20), "end": (1, 20), "book": (0, 5), "rand": (0, 10)}
 MAX_TIMEOUT = 86_400.0
@@ -98,34 +111,57 @@ class OthelloPlayerSpec:
     Attributes
     ----------
     spec : str
-        A GTP command line or ``gamelib:random|greedy|positional``.
+        A GTP command line, ``gamelib:random|greedy|positional``, or ``gamelib:linear[=FILE]``.
     depth : int
         Search depth (plies) of ``gamelib:positional``.
     name : str
         Label in ``games.csv`` (default: ``spec``).
+    nodes : int
+        Node budget a move of ``gamelib:linear``.
     """
 
     spec: str
     depth: int = 2
     name: str = ""
+    nodes: int = DEFAULT_NODES
 
     def __post_init__(self):
         if not isinstance(self.spec, str) or not self.spec.strip():
             raise ValueError(f"a player must be a GTP command line or gamelib:..., got {self.spec!r}")
         check_int("depth", self.depth, 1, 60)
+        check_int("nodes", self.nodes, 1, 10**9)
         if not self.name:
             object.__setattr__(self, "name", self.spec)
         if not self.name.isprintable():
             raise ValueError(f"a player's name must be one line of printable text, got {self.name!r}")
-        if self.is_gamelib and self.spec[len(GAMELIB_PREFIX):] not in _GAMELIB_KINDS:
-            raise ValueError(f"unknown gamelib player {self.spec!r}: use "
-                             + ", ".join(GAMELIB_PREFIX + k for k in _GAMELIB_KINDS))
-        if not self.is_gamelib:
+        if self.is_gamelib:
+            kind, sep, path = self.spec[len(GAMELIB_PREFIX):].partition("=")
+            if kind not in _GAMELIB_KINDS or (sep and (kind != "linear" or not path)):
+                raise ValueError(f"unknown gamelib player {self.spec!r}: use "
+                                 + ", ".join(GAMELIB_PREFIX + k for k in _GAMELIB_KINDS)
+                                 + f" or {GAMELIB_PREFIX}linear=FILE")
+            if kind == "linear":
+                self.theta()                   # a missing or malformed file: refused now
+        else:
             split_command(self.spec)
 
     @property
     def is_gamelib(self) -> bool:
         return self.spec.startswith(GAMELIB_PREFIX)
+
+    @property
+    def is_linear(self) -> bool:
+        return self.is_gamelib and self.spec[len(GAMELIB_PREFIX):].partition("=")[0] == "linear"
+
+    def theta(self):
+        """The parameters of ``gamelib:linear[=FILE]`` (``ValueError`` naming a bad file)."""
+        path = self.spec[len(GAMELIB_PREFIX):].partition("=")[2]
+        if not path:
+            return classic_theta()
+        try:
+            return othello_rules.load_theta(path)
+        except FileNotFoundError:
+            raise ValueError(f"player {self.name!r}: no parameter file {path}") from None
 
     def command(self) -> list[str]:
         """The engine's argument list (``gtp-rhino`` resolved by :func:`grhino_path`)."""
@@ -135,8 +171,13 @@ class OthelloPlayerSpec:
         return args
 
     def identity(self) -> dict:
-        """What makes the player's games what they are (for the resumption check)."""
-        return {"spec": self.spec, "name": self.name, "depth": int(self.depth)}
+        """What makes the player's games what they are (for the resumption check): for
+        ``gamelib:linear`` also the node budget and the parameters' sha256."""
+        out = {"spec": self.spec, "name": self.name, "depth": int(self.depth)}
+        if self.is_linear:
+            out["nodes"] = int(self.nodes)
+            out["theta_sha256"] = hashlib.sha256(self.theta().tobytes()).hexdigest()
+        return out
 
     def check_starts(self, start_timeout: float) -> None:
         """Start a GTP engine once and end it: ``ValueError`` naming the player if it cannot be
@@ -149,6 +190,8 @@ class OthelloPlayerSpec:
             raise ValueError(f"player {self.name!r}: the engine {err}") from None
 
     def make_side(self, start_timeout: float, move_timeout: float):
+        if self.is_linear:
+            return _ProtocolSide(SearchPlayer(self.theta(), node_budget=self.nodes, qdepth=0))
         if self.is_gamelib:
             kind = self.spec[len(GAMELIB_PREFIX):]
             player = {"random": RandomPlayer, "greedy": greedy_player,
@@ -191,6 +234,27 @@ class _GamelibSide:
         if board.must_pass():
             return "pass"
         return square_name(self.player.choose(board.black, board.white, board.turn == "X", rng))
+
+    def close(self) -> None:
+        pass
+
+
+class _ProtocolSide:
+    """A player of :mod:`gamelib.play.games` during one game: the board becomes the game
+    protocol's Othello state (:func:`gamelib.games.othello.new_state`, the plies so far passes
+    included), the player's move its square's name; it passes when it must."""
+
+    def __init__(self, player):
+        self.player, self.game = player, registry.get("othello")
+
+    def start(self) -> None:
+        pass
+
+    def move(self, board: Board, rng) -> str:
+        if board.must_pass():
+            return "pass"
+        s = othello_rules.new_state(board.black, board.white, board.turn == "X", len(board.move_stack))
+        return othello_rules.move_text(self.player.choose(self.game, s, rng, MAX_GAME_PLIES))
 
     def close(self) -> None:
         pass
@@ -392,13 +456,15 @@ def export_records(rows: Sequence[Mapping], folder, formats: Sequence[str] = tup
 def _parser() -> argparse.ArgumentParser:
     p = cli.ArgumentParser(prog="python -m gamelib.play.othello_match",
                            description="Play an Othello match between two GTP engines or gamelib players.")
-    p.add_argument("first", help="GTP command line (e.g. gtp-rhino), gamelib:random, gamelib:greedy or "
-                                 "gamelib:positional")
+    p.add_argument("first", help="GTP command line (e.g. gtp-rhino), gamelib:random, gamelib:greedy, "
+                                 "gamelib:positional or gamelib:linear[=FILE]")
     p.add_argument("second", help="the opponent, as FIRST")
     p.add_argument("--games", type=int, required=True, help="number of games (FIRST is black in even games)")
     for key, (low, high) in GRHINO_OPTIONS.items():
         p.add_argument(f"--{key}", type=int, help=f"GRhino's --{key} ({low}..{high}) for every GRhino player")
     p.add_argument("--depth", type=int, default=2, help="search depth of gamelib:positional (plies; default 2)")
+    p.add_argument("--nodes", type=int, default=DEFAULT_NODES,
+                   help=f"node budget a move of gamelib:linear (default {DEFAULT_NODES})")
     p.add_argument("--name1", default="", help="FIRST's name in games.csv (default: its command line)")
     p.add_argument("--name2", default="", help="SECOND's name in games.csv")
     p.add_argument("--openings", type=int, default=4, metavar="K",
@@ -430,8 +496,8 @@ def _main(a: argparse.Namespace) -> int:
     if any(v is not None for v in options.values()) and specs == [a.first, a.second]:
         raise ValueError("--level, --mid, --end, --book and --rand are GRhino's options, but neither player "
                          "runs gtp-rhino")
-    first = OthelloPlayerSpec(specs[0], a.depth, a.name1)
-    second = OthelloPlayerSpec(specs[1], a.depth, a.name2)
+    first = OthelloPlayerSpec(specs[0], a.depth, a.name1, a.nodes)
+    second = OthelloPlayerSpec(specs[1], a.depth, a.name2, a.nodes)
     formats = [f for f in a.records.split(",") if f]
     if formats and a.out is None:
         raise ValueError("--records needs --out")

@@ -155,3 +155,56 @@ def test_command_line_match_prints_the_statistics(tmp_path, capsys):
     assert "game ends: game over 4" in out
     assert len(list((tmp_path / "o" / "records").glob("*.txt"))) == 4
     assert rec.games == 4 and rec != Record(0, 0, 0)
+
+
+LINEAR = M.OthelloPlayerSpec("gamelib:linear", nodes=200)
+
+
+def test_a_linear_player_plays_the_generic_searchs_move_in_every_position():
+    import numpy as np
+
+    from gamelib.games import othello as G, registry
+    from gamelib.games.othello_features import initial_theta
+    from gamelib.play.games import SearchPlayer
+
+    game, search = registry.get("othello"), SearchPlayer(initial_theta(), node_budget=200, qdepth=0)
+    result = M.run_match(LINEAR, RANDOM, 4, progress=False, openings=2)
+    checked = 0
+    for row in result.rows:
+        assert row["reason"].startswith("game over"), row
+        linear_is_black = row["black"] == LINEAR.name
+        board = Board()
+        for ply, move in enumerate(parse_transcript(row["moves"])):
+            if move == "pass":
+                board.push(move)
+                continue
+            if ply >= 2 and (board.turn == "X") == linear_is_black:
+                s = G.new_state(board.black, board.white, board.turn == "X", len(board.move_stack))
+                assert G.move_text(search.choose(game, s, np.random.default_rng(ply), 120)) == move
+                checked += 1
+            board.push(move)
+    assert checked > 50
+
+
+def test_a_linear_player_is_part_of_the_matchs_identity_and_refuses_bad_files(tmp_path):
+    M.run_match(LINEAR, RANDOM, 2, tmp_path / "m", progress=False)
+    other = M.OthelloPlayerSpec("gamelib:linear", nodes=300)
+    with pytest.raises(ValueError, match="holds a match with other settings"):
+        M.run_match(other, RANDOM, 2, tmp_path / "m", progress=False)
+    from gamelib.evaluation import shogi
+    shogi.save_theta(tmp_path / "shogi.npz", shogi.initial_theta(0, 1e-4))
+    for spec, message in (("gamelib:linear=", "unknown gamelib player"),
+                          ("gamelib:greedy=x.npz", "unknown gamelib player"),
+                          (f"gamelib:linear={tmp_path / 'none.npz'}", "no parameter file"),
+                          (f"gamelib:linear={tmp_path / 'shogi.npz'}", "shogi.npz")):
+        with pytest.raises(ValueError, match=message):
+            M.OthelloPlayerSpec(spec)
+    with pytest.raises(ValueError, match="nodes"):
+        M.OthelloPlayerSpec("gamelib:linear", nodes=0)
+
+
+@pytest.mark.skipif(M.grhino_path() is None, reason="GRhino (gtp-rhino) is not installed")
+def test_a_linear_player_finishes_its_games_against_grhino():
+    rhino = M.OthelloPlayerSpec(M.grhino_options("gtp-rhino", level=1, book=0), name="rhino-1")
+    result = M.run_match(LINEAR, rhino, 2, progress=False)
+    assert all(row["reason"].startswith("game over") for row in result.rows), result.rows
