@@ -12,25 +12,14 @@ so the cache of one checkout serves another checkout of the same sources.
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import os
 import sys
 from pathlib import Path
 
+from gamelib.sources import source_digest
+
 __version__ = "0.1.0"
-
-
-@functools.lru_cache(maxsize=None)
-def source_digest(package: Path | None = None) -> str:
-    """blake2b (8 bytes, hex) over the relative path and the bytes of every ``*.py`` under
-    ``package`` (default: this package), in sorted order: equal digests, identical sources."""
-    package = Path(package or Path(__file__).resolve().parent)
-    digest = hashlib.blake2b(digest_size=8)
-    for source in sorted(package.rglob("*.py")):
-        digest.update(source.relative_to(package).as_posix().encode() + b"\0")
-        digest.update(source.read_bytes() + b"\0")
-    return digest.hexdigest()
+__all__ = ["source_digest"]
 
 
 def _numba_cache_dir() -> Path:

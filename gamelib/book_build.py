@@ -29,7 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-from gamelib import source_digest
+from gamelib.sources import source_digest
 from gamelib.runtime.paths import repo_root
 
 ENV = "GAMELIB_BOOK_BUILD"
@@ -42,7 +42,7 @@ INPUTS = ("notebooks/*.ipynb", "data/results/paper/**/*")
 
 
 def inputs_digest(checkout: Path) -> str:
-    """blake2b over gamelib's sources (:func:`gamelib.source_digest`) and the relative path and
+    """blake2b over gamelib's sources (:func:`gamelib.sources.source_digest`) and the relative path and
     bytes of every file :data:`INPUTS` matches in ``checkout``: equal digests, equal inputs."""
     checkout = Path(checkout)
     digest = hashlib.blake2b(source_digest(checkout / "gamelib").encode(), digest_size=8)

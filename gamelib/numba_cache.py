@@ -20,7 +20,7 @@ from pathlib import Path
 from numba.core import config
 from numba.core.caching import CacheImpl, UserProvidedCacheLocator
 
-from gamelib import source_digest
+from gamelib.sources import source_digest
 
 PACKAGE = Path(__file__).resolve().parent
 
