@@ -62,6 +62,9 @@ def build_parser(registry: Registry) -> argparse.ArgumentParser:
     parser.add_argument("--profile", default="quick",
                         help="sizes to use: 'quick' (minutes) or 'paper' (the paper's sizes)")
     parser.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    parser.add_argument("--game", default=None,
+                        help="the game, for an experiment of any game (pgleaf): minishogi "
+                             "(the default) or othello")
     parser.add_argument("--out", default=None,
                         help="run folder (default data/results/<profile>/<experiment>/seed-<seed>)")
     parser.add_argument("--workers", type=int, default=None,
@@ -79,7 +82,7 @@ def _run(args, registry: Registry) -> int:
     opts = registry.options(args.experiment, profile=args.profile, seed=args.seed,
                             out=args.out, workers=args.workers, scheduler=args.scheduler,
                             overrides={k: _parse_value(v) for k, v in args.param},
-                            progress=not args.no_progress)
+                            progress=not args.no_progress, game=args.game)
     check_run_folder(opts.out, opts.experiment, registry)
     executor = Executor(opts.workers, opts.scheduler)
     executor.check()

@@ -78,6 +78,7 @@ class Experiment:
     aliases: tuple = ()
     check: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None
     optional: tuple = ()
+    for_game: Callable[[str], Mapping[str, Any]] | None = None
 
 
 @dataclass
@@ -89,7 +90,8 @@ class Registry:
     def register(self, name: str, *, profiles: Mapping[str, Mapping[str, Any]],
                  description: str = "", aliases: tuple = (),
                  check: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
-                 optional: tuple = ()) -> Callable:
+                 optional: tuple = (),
+                 for_game: Callable[[str], Mapping[str, Any]] | None = None) -> Callable:
         """Decorator registering ``run(options)`` as experiment ``name`` -- the name of its
         chapter and of its results folder. ``aliases``: former names, still understood (e.g.
         in the provenance of runs made before a rename). ``check(sizes)``: the experiment's
@@ -97,7 +99,9 @@ class Registry:
         complete -- a dict or a typed configuration that reads as one, which the run receives
         as ``options.sizes``; :meth:`options` applies it, so a bad value is refused before
         anything runs or is written. ``optional``: parameters the profiles leave to ``check``'s
-        default (e.g. the PGLeaf experiment's ``game``) that ``-p`` may still set."""
+        default (e.g. the PGLeaf experiment's ``game``) that ``-p`` may still set.
+        ``for_game(game)``: for an experiment that can be run on any registered game, the sizes
+        that choosing ``game`` (the command line's ``--game``) changes in every profile."""
         if not isinstance(name, str) or not name.isidentifier():
             raise ValueError(f"experiment name must be an identifier, got {name!r}")
         validate_profiles(profiles)
@@ -112,7 +116,8 @@ class Registry:
                                  f"{self.experiments[name].run.__module__})")
             self.experiments[name] = Experiment(name, run, {k: dict(v) for k, v in
                                                             profiles.items()}, description,
-                                                tuple(aliases), check, tuple(optional))
+                                                tuple(aliases), check, tuple(optional),
+                                                for_game)
             return run
 
         return decorator
@@ -135,12 +140,15 @@ class Registry:
     def options(self, name: str, profile: str = "quick", seed: int = 0, out=None,
                 workers: int | None = None, scheduler: str | None = None,
                 overrides: Mapping[str, Any] | None = None,
-                progress: bool = True) -> RunOptions:
+                progress: bool = True, game: str | None = None) -> RunOptions:
         """Validate options for experiment ``name``.
 
         ``out`` defaults to ``data/results/<profile>/<name>/seed-<seed>`` in the repository
-        (:func:`gamelib.runtime.paths.results_dir`), wherever the command runs. Unknown profiles
-        or override keys raise ``ValueError`` listing the valid ones.
+        (:func:`gamelib.runtime.paths.results_dir`), wherever the command runs. ``game``: a
+        registered game (:mod:`gamelib.games.registry`) for an experiment registered with
+        ``for_game``, whose sizes apply before ``overrides``. Unknown profiles, override keys or
+        games, or a game for an experiment of one game, raise ``ValueError`` listing the valid
+        ones.
         """
         experiment = self.get(name)
         name = experiment.name
@@ -158,6 +166,14 @@ class Registry:
             raise ValueError(f"unknown parameter(s) {', '.join(map(repr, unknown))} for "
                              f"experiment {name!r}; valid parameters: "
                              f"{', '.join(sorted(valid)) or 'none'}")
+        if game is not None:
+            from gamelib.games import registry as games
+
+            if experiment.for_game is None:
+                raise ValueError(f"experiment {name!r} has no --game: it is made for one game; "
+                                 f"the experiments of any game: "
+                                 f"{', '.join(n for n in self.names() if self.get(n).for_game) or 'none'}")
+            sizes.update(experiment.for_game(games.get(game).name))
         sizes.update(overrides or {})
         if experiment.check is not None:
             sizes = experiment.check(sizes)

@@ -1,6 +1,6 @@
 """The PGLeaf experiment on Othello from the command line, as a reader runs it
-(``python -m gamelib.experiments pgleaf --profile quick -p game othello -p rewards '["mdp"]'``,
-here with fewer games): the four learners train, play their round-robin and their gauntlet
+(``python -m gamelib.experiments pgleaf --game othello --profile quick``, here with fewer
+games): the four learners train, play their round-robin and their gauntlet
 against the Othello reference opponent (the classic square weights), and the run folder holds
 the report, parameter files of the Othello layout and provenance naming the game; a second call
 finds the run done.
@@ -18,7 +18,7 @@ from gamelib.experiments import pgleaf
 from gamelib.experiments.pgleaf.training import theta_file
 from gamelib.games import registry
 
-SMALL = ["-p", "game", "othello", "-p", "rewards", '["mdp"]', "-p", "n_games", "100",
+SMALL = ["--game", "othello", "-p", "n_games", "100",
          "-p", "keep_points", "[100]", "-p", "table_points", "[100]", "-p", "curve_points",
          "[0, 100]", "-p", "round_robin_games", "4", "-p", "gauntlet_games", "4"]
 
@@ -73,3 +73,26 @@ def test_othello_without_the_mdp_only_rewards_is_refused_before_anything_is_writ
                           capture_output=True, text=True)
     assert done.returncode == 2 and "othello has none" in done.stderr
     assert not out.exists()
+
+
+def test_the_game_flag_sets_the_games_sizes_before_the_overrides():
+    from gamelib.experiments.registry import discover
+
+    registry = discover()
+    othello = registry.options("pgleaf", "paper", game="othello").sizes
+    assert othello.game == "othello" and list(othello.rewards) == ["mdp"]
+    shogi = registry.options("pgleaf", "paper", game="minishogi").sizes
+    assert shogi == registry.options("pgleaf", "paper").sizes          # the default game
+    assert list(registry.options("pgleaf", "quick", game="othello",
+                                 overrides={"algorithms": ["pgleaf"]}).sizes.algorithms) == ["pgleaf"]
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        registry.options("pgleaf", "quick", game="chess")
+
+
+def test_an_experiment_of_one_game_refuses_the_game_flag_in_one_line(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "gamelib.experiments", "elmo_shogi", "--game",
+                           "othello", "--out", str(tmp_path / "x")], capture_output=True, text=True)
+    assert done.returncode == 2 and not (tmp_path / "x").exists()
+    assert done.stderr.strip().splitlines() == [
+        "error: experiment 'elmo_shogi' has no --game: it is made for one game; the experiments "
+        "of any game: pgleaf"]

@@ -256,6 +256,17 @@ def profile_config(profile: str, **overrides) -> PGLeafConfig:
     return pgleaf_config({**PROFILES[profile], **overrides})
 
 
+def game_sizes(game: str) -> dict:
+    """The sizes that playing ``game`` changes in every profile (the command line's ``--game``):
+    ``game``, and ``rewards`` ``["mdp"]`` for a game without the non-MDP reward's shaping bonus
+    (Othello)."""
+    g = registry.get(game)
+    out = {"game": g.name}
+    if not g.HAS_BONUS:
+        out["rewards"] = ["mdp"]
+    return out
+
+
 def runs_of(config: PGLeafConfig) -> list[RunSpec]:
     """Every run of the experiment, replicate by replicate, reward by reward."""
     return [RunSpec(a, r, k) for k in range(config.replicates) for r in config.rewards

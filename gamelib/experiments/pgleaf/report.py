@@ -10,7 +10,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from gamelib.experiments.pgleaf.analysis import curves, elo, plot_curves, round_robin_table
-from gamelib.experiments.pgleaf.config import (COLUMN_LABELS, PROFILES, PGLeafConfig,
+from gamelib.experiments.pgleaf.config import (COLUMN_LABELS, PROFILES, PGLeafConfig, game_sizes,
                                                pgleaf_config, runs_of, train_config)
 from gamelib.experiments.pgleaf.matches import play_matches
 from gamelib.experiments.pgleaf.paper import PAPER_TABLES, paper_table_markdown
@@ -197,8 +197,9 @@ def load_report(folder, expect: Mapping[str, Any] | None = None
 
 
 @register("pgleaf", profiles=PROFILES, check=pgleaf_config, optional=("game", "eval_unit"),
+          for_game=game_sizes,
           description="PGLeaf vs TDLeaf(lambda), TD(lambda), REINFORCE on 5x5 shogi "
-                      "(Morioka & Igarashi, section 5), or on Othello (-p game othello)")
+                      "(Morioka & Igarashi, section 5), or on Othello (--game othello)")
 def run(opts: RunOptions) -> PGLeafReport:
     """The command line's entry: :func:`run_experiment` with the options' configuration (made
     by :func:`pgleaf_config`, the registry's check, before anything ran)."""
