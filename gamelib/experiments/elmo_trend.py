@@ -40,8 +40,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
 
-from gamelib.experiments.pgleaf.verdicts import holm
-from gamelib.play.replicate_tests import replicates_needed, t_power, t_test
+from gamelib.play.replicate_tests import holm, replicates_needed, t_power, t_test
 
 __all__ = ["PREREGISTRATION_COMMIT", "REGISTERED_SEEDS", "ALPHA", "TESTS", "ELMO_LAMBDA", "slope",
            "run_statistics", "trend_tests", "trend_table", "registered_folders", "registered_trend",
@@ -93,8 +92,10 @@ def _statistics(matches, lambdas: Sequence[str]) -> dict[str, Fraction]:
 
 
 def _runs(folders):
-    """The runs' (seed, config, matches), checked to share one configuration."""
-    from gamelib.experiments.elmo_shogi import load_report
+    """``(lambdas, runs)``: the λ of the runs' configuration as their losses are named
+    (``"0.33"``, :func:`gamelib.experiments.elmo_shogi.loss_names`) and the runs' ``(seed,
+    matches)`` by seed, checked to share one configuration and to have distinct seeds."""
+    from gamelib.experiments.elmo_shogi import load_report, loss_names
     from gamelib.runtime.atomic import read_json
 
     runs, first = [], None
@@ -106,35 +107,35 @@ def _runs(folders):
         elif config != first:
             raise ValueError(f"{folder}: another configuration than {folders[0]} "
                              f"({dict(config)} vs {dict(first)})")
-        runs.append((seed, config, report.matches))
-    seeds = [s for s, _, _ in runs]
+        runs.append((seed, report.matches))
+    seeds = [s for s, _ in runs]
     if len(set(seeds)) != len(seeds):
         raise ValueError(f"the runs must have distinct seeds, got {seeds}")
-    if ELMO_LAMBDA not in _names(first):
+    lambdas = [name.removeprefix("elmo_") for name, (loss, _) in loss_names(first).items()
+               if loss == "elmo"]
+    if ELMO_LAMBDA not in lambdas:
         raise ValueError(f"the runs have no elmo λ = {ELMO_LAMBDA} to compare with Apery")
-    return runs
+    return lambdas, sorted(runs, key=lambda r: r[0])
 
 
-def _names(config) -> list[str]:
-    """The λ of a configuration as its losses are named (:func:`gamelib.experiments.elmo_shogi.loss_names`)."""
-    return [f"{float(lam):g}" for lam in config.lambdas]
+def _run_statistics(lambdas: Sequence[str], runs):
+    """:func:`run_statistics` of loaded runs (:func:`_runs`)."""
+    import pandas as pd
+
+    rows = [{"seed": seed, **{k: float(v) for k, v in _statistics(matches, lambdas).items()}}
+            for seed, matches in runs]
+    return pd.DataFrame(rows, columns=["seed", *TESTS])
 
 
 def run_statistics(folders):
     """Per run: ``seed`` and the three statistics as floats (a DataFrame, by seed)."""
-    import pandas as pd
-
-    rows = []
-    for seed, config, matches in sorted(_runs(folders), key=lambda r: r[0]):
-        stats = _statistics(matches, _names(config))
-        rows.append({"seed": seed, **{k: float(v) for k, v in stats.items()}})
-    return pd.DataFrame(rows, columns=["seed", *TESTS])
+    return _run_statistics(*_runs(folders))
 
 
 def trend_tests(folders, alpha: float = ALPHA):
     """The three registered tests over the runs of ``folders`` (:func:`trend_table`)."""
-    runs = sorted(_runs(folders), key=lambda r: r[0])
-    return trend_table([m for _, _, m in runs], _names(runs[0][1]), alpha)
+    lambdas, runs = _runs(folders)
+    return trend_table([m for _, m in runs], lambdas, alpha)
 
 
 def trend_table(matches: Sequence, lambdas: Sequence[str], alpha: float = ALPHA):
@@ -204,11 +205,12 @@ def win_rates(folders):
     loss, lam, opponent, win_rate`` (``lam`` NaN for Apery)."""
     import pandas as pd
 
+    lambdas, runs = _runs(folders)
     rows = []
-    for seed, config, matches in sorted(_runs(folders), key=lambda r: r[0]):
+    for seed, matches in runs:
         idx = matches.set_index(["player", "opponent"])
         for opp in ("reference", "initial"):
-            for lam in _names(config):
+            for lam in lambdas:
                 rows.append({"seed": seed, "loss": f"elmo_{lam}", "lam": float(lam),
                              "opponent": opp, "win_rate": float(_rate(idx, f"elmo_{lam}", opp))})
             rows.append({"seed": seed, "loss": "apery", "lam": math.nan, "opponent": opp,
@@ -256,10 +258,10 @@ def heldout_table(folders):
     from gamelib.experiments.elmo_shogi import label
     from gamelib.runtime.atomic import read_json
 
+    runs = sorted(((read_json(Path(f) / "provenance.json")["seed"], Path(f)) for f in folders),
+                  key=lambda r: r[0])
     columns = {}
-    for folder in sorted((Path(f) for f in folders),
-                         key=lambda f: read_json(f / "provenance.json")["seed"]):
-        seed = read_json(folder / "provenance.json")["seed"]
+    for seed, folder in runs:
         path = folder / "heldout_intervals.csv"
         if path.is_file():
             iv = pd.read_csv(path).set_index("evaluation")
@@ -289,8 +291,9 @@ def main(argv=None) -> int:
         missing = [str(f) for f in a.folders if not (f / "provenance.json").is_file()]
         if missing:
             raise ValueError(f"not a finished elmo_shogi run folder: {', '.join(missing)}")
-        by_run = run_statistics(a.folders)
-        table = trend_tests(a.folders)
+        lambdas, runs = _runs(a.folders)             # loaded once for both tables
+        by_run = _run_statistics(lambdas, runs)
+        table = trend_table([m for _, m in runs], lambdas)
         out = a.out or Path(a.folders[0]).resolve().parent
         write_csv(out, "trend_by_run.csv", by_run)
         write_csv(out, "trend.csv", table)

@@ -1,5 +1,5 @@
 """Tests with the replicate -- one training run -- as the unit: Student's t-test on per-replicate
-values in exact arithmetic, and its power.
+values in exact arithmetic, its power, and Holm's correction of a family of such tests.
 
 *The test.* Each replicate gives one number x_k (a win rate ``w / (w + l)``, or a difference of
 two): rational. H0: μ = μ0 is tested against μ > μ0 (``p_greater``) or μ < μ0 (``p_less``) by
@@ -38,6 +38,10 @@ test at level a with n replicates rejects with probability
 [0, 1 + 12/√ν] with Φ by Marsaglia's series and e^x, log x from :mod:`gamelib.exactmath`, so
 the numbers are the same on every CPU; the critical value c inverts the exact tail by
 bisection.
+
+*A family of tests.* :func:`holm` decides several tests together with Holm's (1979) step-down
+procedure, which keeps the family-wise error rate -- the chance of rejecting any true null
+hypothesis of the family -- at most ``alpha`` whatever the dependence between the tests.
 """
 
 from __future__ import annotations
@@ -54,7 +58,7 @@ from numba import njit
 from gamelib import exactmath
 
 __all__ = ["DIGITS", "TTest", "t_test", "t_sf", "t_quantile", "t_power", "tost_power",
-           "replicates_needed"]
+           "replicates_needed", "holm"]
 
 #: Significant digits of the decimal arithmetic of :func:`t_sf`.
 DIGITS = 60
@@ -257,3 +261,18 @@ def replicates_needed(power_at: Callable[[int], float], target: float = 0.8,
         else:
             lo = mid
     return hi
+
+
+def holm(p_values, alpha: float) -> list[bool]:
+    """Holm's (1979) step-down procedure: which of ``p_values`` are rejected at family-wise error
+    rate ``alpha``. The m p-values are taken in increasing order and the k-th (from 1) is
+    rejected while every one up to it is at most ``alpha / (m - k + 1)``; the first that is not
+    stops the procedure. NaN p-values are never rejected and do not count in the family."""
+    valid = [i for i, p in enumerate(p_values) if not math.isnan(p)]
+    order = sorted(valid, key=lambda i: p_values[i])
+    rejected = [False] * len(p_values)
+    for rank, i in enumerate(order):
+        if p_values[i] > alpha / (len(order) - rank):
+            break
+        rejected[i] = True
+    return rejected

@@ -1,5 +1,5 @@
-"""The claims with the training run as the unit: Holm's procedure, verdicts on hand-made
-replicates, pooling seeds, labels, the committed tables."""
+"""The claims with the training run as the unit: verdicts on hand-made replicates, pooling
+seeds, labels, the committed tables."""
 
 import json
 import math
@@ -15,18 +15,8 @@ from gamelib.experiments import pgleaf
 from gamelib.experiments.pgleaf.verdicts import (COLUMNS, CONFIRMATORY, REGISTERED, TESTS,
                                                  claim_verdicts, claims_by_configuration,
                                                  configuration_label, confirmatory_verdicts,
-                                                 holm, pooled_report)
+                                                 pooled_report)
 from gamelib.runtime.paths import repo_root, results_dir
-
-
-def test_holm_by_hand():
-    # alpha 0.05, m = 4: thresholds 0.0125, 0.01667, 0.025, 0.05 in p order
-    assert holm([0.01, 0.04, 0.03, 0.005], 0.05) == [True, False, False, True]  # 0.03 > .025
-    assert holm([0.01, 0.04, 0.03, 0.02], 0.05) == [True, False, False, False]
-    assert holm([0.013, 0.001], 0.05) == [True, True]          # 0.001 <= .025, 0.013 <= .05
-    assert holm([0.03, 0.001], 0.05) == [True, True]
-    assert holm([0.03, math.nan, 0.001], 0.05) == [True, False, True]   # NaN: not in the family
-    assert holm([0.2, 0.3], 0.05) == [False, False]
 
 
 def _report(rr_rows, curve_rows):

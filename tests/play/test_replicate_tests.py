@@ -5,8 +5,8 @@ from fractions import Fraction
 
 import pytest
 
-from gamelib.play.replicate_tests import (replicates_needed, t_power, t_quantile, t_sf, t_test,
-                                          tost_power)
+from gamelib.play.replicate_tests import (holm, replicates_needed, t_power, t_quantile, t_sf,
+                                          t_test, tost_power)
 
 
 @pytest.mark.parametrize("t", [0.0, 0.3, 1.0, 2.5, 12.706204736174698, 300.0])
@@ -89,3 +89,13 @@ def test_tost_power_bound_and_replicates_needed_edges():
     assert replicates_needed(lambda n: n / 100) == 80
     assert replicates_needed(lambda n: 1.0) == 2
     assert replicates_needed(lambda n: n / 100, most=50) is None
+
+
+def test_holm_by_hand():
+    # alpha 0.05, m = 4: thresholds 0.0125, 0.01667, 0.025, 0.05 in p order
+    assert holm([0.01, 0.04, 0.03, 0.005], 0.05) == [True, False, False, True]  # 0.03 > .025
+    assert holm([0.01, 0.04, 0.03, 0.02], 0.05) == [True, False, False, False]
+    assert holm([0.013, 0.001], 0.05) == [True, True]          # 0.001 <= .025, 0.013 <= .05
+    assert holm([0.03, 0.001], 0.05) == [True, True]
+    assert holm([0.03, math.nan, 0.001], 0.05) == [True, False, True]   # NaN: not in the family
+    assert holm([0.2, 0.3], 0.05) == [False, False]

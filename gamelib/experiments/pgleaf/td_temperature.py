@@ -338,8 +338,7 @@ def test_table(table, alpha: float = ALPHA):
     pooled_rate, p_value, decided, direction``."""
     import pandas as pd
 
-    from gamelib.experiments.pgleaf.verdicts import holm
-    from gamelib.play.replicate_tests import t_test
+    from gamelib.play.replicate_tests import holm, t_test
 
     points = list(dict.fromkeys(table.point))
     rows = []

@@ -48,11 +48,11 @@ games, so its replicate-level estimate is this t-test.
 
 *The family.* The eight claims (ten tests) of one configuration are one family: a claim is
 **reproduced** when its p-value survives Holm's step-down correction at family-wise level
-``alpha`` (0.01 by default), **contradicted** when the p-value of the opposite direction does
-(for claim 8: the two-sided t-test of no difference), and **undecided** otherwise. Holm controls
-the chance of any false verdict in the family at ``alpha`` whatever the dependence between the
-tests. A claim whose games were not played is left out; one with fewer than two replicates has
-no p-value and is undecided.
+``alpha`` (0.01 by default; :func:`gamelib.play.replicate_tests.holm`), **contradicted** when the
+p-value of the opposite direction does (for claim 8: the two-sided t-test of no difference), and
+**undecided** otherwise. Holm controls the chance of any false verdict in the family at
+``alpha`` whatever the dependence between the tests. A claim whose games were not played is left
+out; one with fewer than two replicates has no p-value and is undecided.
 
 *The columns* (:data:`COLUMNS`): ``test`` (:data:`TESTS`), ``unit`` (always "training run"),
 ``statistic`` (the mean over replicates of the win rate, or of the difference of win rates),
@@ -86,7 +86,6 @@ the data.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -94,10 +93,10 @@ from typing import Any, Mapping
 
 from gamelib.experiments.pgleaf.config import PGLeafConfig, RunSpec, nearest_point, settings_of
 from gamelib.experiments.pgleaf.report import PGLeafReport
-from gamelib.play.replicate_tests import t_test
+from gamelib.play.replicate_tests import holm, t_test
 
 __all__ = ["EQUIVALENCE_MARGIN", "TESTS", "RATE_TESTS", "UNIT", "CONFIGURATIONS", "REGISTERED",
-           "holm", "claim_tests", "claim_verdicts", "configuration_label", "configuration_folders",
+           "claim_tests", "claim_verdicts", "configuration_label", "configuration_folders",
            "pooled_report", "claims_by_configuration", "CONFIRMATORY", "confirmatory_verdicts"]
 
 #: Claim 8's margin: "as strong" means the win rates differ by less than this.
@@ -124,19 +123,6 @@ REGISTERED = {"seed-*": "post hoc",
 #: (the label's suffix, the registration label).
 CONFIRMATORY = {"closest/seed-1": (", seed 1 alone (confirmatory)",
                                    "claims and replicate unit before the data")}
-
-
-def holm(p_values, alpha: float) -> list[bool]:
-    """Holm's step-down procedure: which of ``p_values`` are rejected at family-wise ``alpha``
-    (NaN p-values are never rejected and do not count in the family)."""
-    valid = [i for i, p in enumerate(p_values) if not math.isnan(p)]
-    order = sorted(valid, key=lambda i: p_values[i])
-    rejected = [False] * len(p_values)
-    for rank, i in enumerate(order):
-        if p_values[i] > alpha / (len(order) - rank):
-            break
-        rejected[i] = True
-    return rejected
 
 
 def _by_replicate(rows) -> dict[int, tuple[int, int]]:
