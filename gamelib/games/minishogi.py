@@ -20,8 +20,8 @@ low 11 bits (destination, origin, promotion: the captured piece follows from the
 moves use it); ``history_key`` reads the key the history keeps for every ply;
 ``repetition`` is :func:`repetition_verdict` (the rules' fourth occurrence, with cycles inside
 a search judged as completed); ``evaluate_kind`` is :func:`gamelib.evaluation.shogi.
-evaluate_kind` (0 material, 1 linear); ``pack_position`` puts the 25 squares, the hands and the
-side to move into three words.
+evaluate_kind` (0 material, 1 linear; declared in ``EVAL_KINDS``); ``pack_position`` puts the 25
+squares, the hands and the side to move into three words.
 
 The evaluation is θ·φ(s) with the 15,773 features of :mod:`gamelib.evaluation.shogi`
 (``evaluate`` and ``features`` are that module's; ``leaf_features`` and
@@ -44,7 +44,7 @@ from gamelib.minishogi import rules as _rules
 from gamelib.minishogi.notation import format_usi, usi_to_move
 from gamelib.minishogi.position import Position
 from gamelib.runtime.kernels import kernel
-from .protocol import DRAW, LOSS, ONGOING, WIN
+from .protocol import DRAW, EVAL_LINEAR, LOSS, ONGOING, WIN, EvalKind
 
 __all__ = ["start", "with_room", "move_text", "parse_move", "initial_theta", "check_theta", "save_theta",
            "load_theta", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS", "PERFT_END_LEAF",
@@ -54,7 +54,7 @@ __all__ = ["start", "with_room", "move_text", "parse_move", "initial_theta", "ch
            "move_code", "move_index", "plies_made", "history_key", "repetition",
            "repetition_verdict", "evaluate_kind", "pack_position", "room", "leaf_features",
            "evaluate_and_features", "prepare_weights", "bonus_counts", "MOVE_INDEX_SIZE",
-           "HAS_REPETITION", "N_WEIGHTS", "HAS_BONUS", "TEMPO_INDEX", "SIDE_HALF"]
+           "HAS_REPETITION", "N_WEIGHTS", "HAS_BONUS", "TEMPO_INDEX", "SIDE_HALF", "EVAL_KINDS"]
 
 MAX_MOVES = _core.MAX_MOVES
 N_FEATURES = _ev.N_FEATURES
@@ -84,6 +84,10 @@ initial_theta = _ev.initial_theta
 check_theta = _ev.check_theta
 save_theta = _ev.save_theta
 load_theta = _ev.load_theta
+#: The evaluation kinds of ``evaluate_kind`` (:mod:`gamelib.games.protocol`): material only and
+#: the linear evaluation, both reading θ.
+EVAL_KINDS = {_ev.EVAL_MATERIAL: EvalKind("material", check_theta),
+              EVAL_LINEAR: EvalKind("linear", check_theta)}
 
 _STM = _core.STM
 _PLY = _core.PLY

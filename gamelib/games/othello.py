@@ -37,8 +37,45 @@ counts a finished game as one leaf at any remaining depth, as the published Othe
 
 For searches: no move is noisy (``order_key`` 0) and every move is quiet; a move's code and
 its history row are the square (64 the pass); there is no repetition (``HAS_REPETITION`` 0,
-``repetition`` always ONGOING); the only evaluation kind is the linear one; a position packs
-into its two bitboards and the colour to move.
+``repetition`` always ONGOING); a position packs into its two bitboards and the colour to move.
+
+Evaluation kinds (``EVAL_KINDS``): :data:`~gamelib.games.protocol.EVAL_LINEAR` (1), the linear
+evaluation above, and :data:`EVAL_MLP` (2), the Othello value-network paper's multilayer
+perceptron (:mod:`gamelib.othello.mlp`; the paper's Fig. 3 layout 64 → 128 → 256 → 64 → 1),
+
+.. math::
+
+    v_\\theta(s) = \\sigma\\bigl(W_4^\\top h_3 + b_4\\bigr),\\quad
+    h_k = \\operatorname{relu}\\bigl(W_k^\\top h_{k-1} + b_k\\bigr),\\quad h_0 = x(s),
+
+the probability that Black wins, as a negamax score for the side to move:
+:math:`2 v - 1` with :math:`v = v_\\theta(s)` when Black is to move and
+:math:`v = 1 - v_\\theta(s)` when White is (the value-network paper's eq. 3; the same score
+as the ``mlp`` evaluation of :mod:`gamelib.othello.search`), in [-1, 1], far inside the
+search's game-end scores ±(1000 - ply). Only the linear kind has features (the learners').
+
+The network travels as the one ``float64`` vector θ the search passes around
+(:func:`pack_mlp`, read back by :func:`unpack_mlp`, checked by :func:`check_mlp_theta`):
+
+=====================  ===================================================================
+``θ[0]``               :data:`MLP_TAG` (a packed network, not a linear θ)
+``θ[1]``               the input encoding's code (:data:`gamelib.othello.mlp.ENCODINGS`)
+``θ[2]``               bytes per parameter: 4 (``float32``) or 8 (``float64``)
+``θ[3]``               ``L``, the number of layer widths
+``θ[4:4 + L]``         the widths, input first (:attr:`gamelib.othello.mlp.MLP.sizes`)
+``θ[4 + L]``           ``n``, the number of parameters
+``θ[5 + L:]``          the ``n`` parameters' bytes in the flat order of
+                       :class:`gamelib.othello.mlp.MLP` (native byte order): one to a slot
+                       for ``float64``, two to a slot for ``float32`` (the last slot's second
+                       half 0 when ``n`` is odd), read back through a ``float32`` view
+=====================  ===================================================================
+
+The kernel (:func:`packed_mlp_value`) hands those parameters, unconverted, to
+:func:`gamelib.othello.mlp.mlp_value` and so to :func:`gamelib.othello.mlp_kernels.forward_row`,
+the forward pass of :meth:`~gamelib.othello.mlp.MLP.predict`: its sums run in a fixed order in
+the network's own float type (no BLAS), so the value is bit for bit the network's on every CPU.
+A ``float32`` pair of finite numbers is a finite ``float64``, so the packed θ passes the
+players' finiteness checks.
 """
 
 from __future__ import annotations
@@ -48,6 +85,8 @@ from numba import njit
 
 from gamelib.othello import core as _core
 from gamelib.othello.board import MAX_GAME_PLIES
+from gamelib.othello.mlp import ENCODINGS as _ENCODINGS
+from gamelib.othello.mlp import MLP, mlp_value
 from gamelib.othello.squares import SQUARE_NAMES
 from gamelib.othello.value_table import _hash as _pair_hash
 from gamelib.runtime.bits import cttz as _cttz
@@ -55,7 +94,7 @@ from gamelib.runtime.index import unsigned as _u
 from gamelib.runtime.kernels import kernel
 from gamelib.runtime.parameters import check_parameters, load_parameters, save_parameters
 from . import othello_features as _features
-from .protocol import DRAW, LOSS, ONGOING, WIN
+from .protocol import DRAW, EVAL_LINEAR, LOSS, ONGOING, WIN, EvalKind
 
 __all__ = ["start", "with_room", "move_text", "parse_move", "initial_theta", "check_theta", "save_theta",
            "load_theta", "LAYOUT_NAME", "FORMAT_VERSION", "new_state", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS",
@@ -65,7 +104,8 @@ __all__ = ["start", "with_room", "move_text", "parse_move", "initial_theta", "ch
            "move_code", "move_index", "plies_made", "history_key", "repetition", "evaluate_kind",
            "pack_position", "room", "leaf_features", "evaluate_and_features", "prepare_weights",
            "bonus_counts", "MOVE_INDEX_SIZE", "HAS_REPETITION", "N_WEIGHTS", "HAS_BONUS",
-           "TEMPO_INDEX", "SIDE_HALF"]
+           "TEMPO_INDEX", "SIDE_HALF", "EVAL_MLP", "EVAL_KINDS", "MLP_TAG", "pack_mlp", "unpack_mlp",
+           "check_mlp_theta", "packed_mlp_value", "evaluate_mlp"]
 
 MAX_MOVES = 64
 N_FEATURES = _features.N_FEATURES
@@ -90,6 +130,11 @@ _WHITE_KEY = np.uint64(0x2545F4914F6CDD1D)
 #: parameter files carry.
 LAYOUT_NAME = "othello-patterns"
 FORMAT_VERSION = 1
+#: The evaluation kind of the value network (module doc).
+EVAL_MLP = 2
+#: The first entry of a network packed by :func:`pack_mlp` (the ASCII code of ``MLP1``).
+MLP_TAG = 0x4D4C5031
+_MLP_HEADER = 5   # θ[0:5 + L]: tag, encoding, bytes per parameter, L, the L widths, n
 
 
 def new_state(black: int, white: int, black_to_move: bool, game_ply: int = 0) -> np.ndarray:
@@ -141,6 +186,78 @@ def load_theta(path) -> np.ndarray:
     version or length, or with non-finite values; ``FileNotFoundError``)."""
     return check_theta(load_parameters(path, LAYOUT_NAME, FORMAT_VERSION, "othello"),
                         name=f"{path}: theta")
+
+
+def pack_mlp(mlp: MLP) -> np.ndarray:
+    """The value network ``mlp`` (:class:`gamelib.othello.mlp.MLP`, ``float32`` or ``float64``) as
+    the ``float64`` vector θ of :data:`EVAL_MLP`: the header and the parameters' bytes of the
+    module doc's table (``ValueError`` for anything but an MLP)."""
+    if not isinstance(mlp, MLP):
+        raise ValueError(f"pack_mlp needs a gamelib.othello.mlp.MLP, got {type(mlp).__name__}")
+    params = mlp.params
+    n = params.size
+    header = [MLP_TAG, _ENCODINGS[mlp.encoding], params.itemsize, len(mlp.sizes), *mlp.sizes, n]
+    slots = n if params.dtype == np.float64 else (n + 1) // 2
+    theta = np.zeros(len(header) + slots, dtype=np.float64)
+    theta[:len(header)] = header
+    body = theta[len(header):]
+    if params.dtype == np.float64:
+        body[:] = params
+    else:
+        body.view(np.float32)[:n] = params
+    return theta
+
+
+def unpack_mlp(theta, name: str = "theta") -> MLP:
+    """The network packed in ``theta`` by :func:`pack_mlp` (the same sizes, encoding and
+    parameters, bit for bit), or ``ValueError`` naming what is wrong (a vector that is not a
+    packed network, such as a linear evaluation's θ; a damaged header; non-finite
+    parameters)."""
+    try:
+        arr = np.ascontiguousarray(theta, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a vector of numbers (a network packed by "
+                         "gamelib.games.othello.pack_mlp)") from None
+    if arr.ndim != 1 or arr.size <= _MLP_HEADER or arr[0] != MLP_TAG:
+        hint = (f": a linear evaluation's θ ({N_FEATURES} parameters) is not a network"
+                if arr.ndim == 1 and arr.size == N_FEATURES else "")
+        raise ValueError(f"{name} is not a value network packed by gamelib.games.othello.pack_mlp "
+                         f"(its first entry is not MLP_TAG){hint}")
+    code, width, n_sizes = arr[1], arr[2], arr[3]
+    codes = {c: e for e, c in _ENCODINGS.items()}
+    bad = ("encoding code" if code not in codes else "bytes per parameter" if width not in (4, 8)
+           else "number of layer widths" if n_sizes not in range(2, arr.size - _MLP_HEADER + 1)
+           else "")
+    if bad:
+        raise ValueError(f"{name}: a packed network's header has a bad {bad}")
+    start = _MLP_HEADER + int(n_sizes)
+    header = arr[4:start]                       # the widths, then n
+    if not np.all((header >= 1) & (header <= 2**31) & (header == np.floor(header))):
+        raise ValueError(f"{name}: a packed network's layer widths and size must be positive integers")
+    sizes, n = header[:-1].astype(np.int64), int(header[-1])
+    if arr.size - start != (n if width == 8 else (n + 1) // 2):
+        raise ValueError(f"{name}: a packed network's header does not match its length "
+                         f"({arr.size} entries)")
+    body = arr[start:]
+    params = body.copy() if width == 8 else body.view(np.float32)[:n].copy()
+    try:
+        return MLP(tuple(sizes.tolist()), params, codes[code])
+    except ValueError as err:
+        raise ValueError(f"{name}: a packed network that is not an MLP: {err}") from None
+
+
+def check_mlp_theta(theta, name: str = "theta") -> np.ndarray:
+    """``theta`` as the contiguous ``float64`` vector of a network packed by :func:`pack_mlp`
+    (what :data:`EVAL_MLP` reads), or ``ValueError`` naming what is wrong
+    (:func:`unpack_mlp`)."""
+    unpack_mlp(theta, name)
+    return np.ascontiguousarray(theta, dtype=np.float64)
+
+
+#: The evaluation kinds of ``evaluate_kind`` (:mod:`gamelib.games.protocol`): the linear
+#: evaluation and the value network.
+EVAL_KINDS = {EVAL_LINEAR: EvalKind("linear", check_theta),
+              EVAL_MLP: EvalKind("mlp", check_mlp_theta)}
 
 
 def with_room(s: np.ndarray, plies: int) -> np.ndarray:
@@ -389,9 +506,44 @@ def repetition(s, root_ply):
     return ONGOING
 
 
+@njit(cache=True, _nrt=True)
+def packed_mlp_value(theta, black, white):
+    """:math:`v_\\theta(s)`, the probability that Black wins, of the board ``(black, white)``
+    (``uint64`` bitboards) by the network packed in ``theta`` (:func:`pack_mlp`): the header
+    read, the parameters viewed in their own float type and handed to
+    :func:`gamelib.othello.mlp.mlp_value` (the same bits as
+    :meth:`~gamelib.othello.mlp.MLP.predict`). Compiled with numba's reference counting, as it
+    allocates the network's input and activations, so that the allocation-free search kernels
+    can call it. ``theta`` must pass :func:`check_mlp_theta` (the kernel trusts its header, as
+    the linear evaluation trusts θ's length)."""
+    n_sizes = np.int64(theta[3])
+    sizes = np.empty(n_sizes, dtype=np.int64)
+    for k in range(n_sizes):
+        sizes[k] = np.int64(theta[4 + k])
+    n = np.int64(theta[4 + n_sizes])
+    body = theta[_MLP_HEADER + n_sizes:]
+    code = np.int64(theta[1])
+    if theta[2] == 4.0:
+        return mlp_value(body.view(np.float32)[:n], sizes, code, black, white)
+    return mlp_value(body[:n], sizes, code, black, white)
+
+
+@kernel
+def evaluate_mlp(s, theta):
+    """The value network's score for the side to move, :math:`2 v - 1` with :math:`v` the side to
+    move's win probability (:func:`packed_mlp_value` when Black is to move, one minus it when
+    White is; module doc)."""
+    p, o = _pair(s)
+    if side_to_move(s) == 0:
+        return 2.0 * packed_mlp_value(theta, p, o) - 1.0
+    return 2.0 * (1.0 - packed_mlp_value(theta, o, p)) - 1.0
+
+
 @kernel(inline="always")
 def evaluate_kind(s, theta, kind):
-    """The linear evaluation (Othello's only kind)."""
+    """:func:`evaluate_mlp` for :data:`EVAL_MLP`, else the linear evaluation (``EVAL_KINDS``)."""
+    if kind == EVAL_MLP:
+        return evaluate_mlp(s, theta)
     return evaluate(s, theta)
 
 

@@ -84,7 +84,8 @@ Kernels for searches (:mod:`gamelib.algorithms.alphabeta`):
                                         game without repetition rules
 ``evaluate_kind(s, theta, kind) -> v``  the game's evaluation of kind ``kind``: ``EVAL_LINEAR``
                                         (1) is ``evaluate``; a game may define other kinds
-                                        (5×5 shogi: 0, material only)
+                                        (5×5 shogi: 0, material only; Othello: 2, its value
+                                        network) and declares them in ``EVAL_KINDS``
 ``pack_position(s, gen) -> (a, b, c)``  three ``int64`` words, equal for two states exactly
                                         when their positions (what the evaluation reads) and
                                         the integer ``gen`` (< 2**37) are equal: the key of
@@ -131,6 +132,15 @@ of ``N_FEATURES`` finite parameters (``ValueError`` naming what is wrong), and
 ``save_theta(path, theta)`` / ``load_theta(path)``, parameter files that name the feature layout
 (:mod:`gamelib.runtime.parameters`). :func:`prepared_weights` is θ followed by the game's
 derived weights, what the searches read.
+
+Evaluation kinds (optional): ``EVAL_KINDS``, a dict ``{kind: EvalKind(name, check)}`` of the
+kinds ``evaluate_kind`` has, ``check(theta, name="theta")`` returning the parameter vector that
+kind reads (contiguous ``float64``; ``ValueError`` naming what is wrong). It holds
+:data:`EVAL_LINEAR` with the game's ``check_theta``; a game without it has the linear kind only
+(5×5 shogi: 0 material and 1 linear; Othello: 1 linear and 2 its value network). Every kind is a
+value from the side to move's view (negamax); the learners' leaf features are the linear
+kind's. :func:`check_kind` refuses a kind the game lacks and :func:`eval_weights` is what a
+search of a kind reads (:func:`prepared_weights` for the linear kind).
 """
 
 from __future__ import annotations
@@ -139,7 +149,7 @@ import inspect
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
-from typing import Callable
+from typing import Callable, Mapping
 
 import numpy as np
 from numba.core.registry import CPUDispatcher
@@ -150,12 +160,15 @@ __all__ = [
     "LOSS",
     "ONGOING",
     "EVAL_LINEAR",
+    "EvalKind",
     "KERNELS",
     "CONSTANTS",
     "ProtocolError",
     "Game",
     "game_from_module",
     "prepared_weights",
+    "check_kind",
+    "eval_weights",
     "gen_moves",
     "count_moves",
     "gen_noisy",
@@ -329,13 +342,24 @@ CONSTANTS = {"MAX_MOVES": (1, 2**16), "N_FEATURES": (1, 2**31 - 1), "MAX_ACTIVE"
              "TEMPO_INDEX": (-1, 2**31 - 1), "SIDE_HALF": (0, 2**30)}
 
 
+@dataclass(frozen=True)
+class EvalKind:
+    """One kind of a game's ``evaluate_kind``: its ``name`` and ``check(theta, name="theta")``,
+    the parameter vector the kind reads (contiguous ``float64``), or ``ValueError`` naming what
+    is wrong with ``theta``."""
+
+    name: str
+    check: Callable
+
+
 @dataclass(frozen=True, eq=False)
 class Game:
     """One game behind the protocol: its name, its kernels, constants and Python functions.
 
     Made by :func:`game_from_module`; the fields are the protocol's names. ``in_package`` tells
     whether every kernel is defined inside ``gamelib`` (then algorithms specialised for it are
-    cached on disk: the cache folder is keyed by a hash of the package's sources).
+    cached on disk: the cache folder is keyed by a hash of the package's sources);
+    ``eval_kinds`` is the game's ``EVAL_KINDS`` (module doc).
     """
 
     name: str
@@ -350,6 +374,7 @@ class Game:
     save_theta: Callable
     load_theta: Callable
     in_package: bool
+    eval_kinds: Mapping[int, "EvalKind"]
 
     def __getattr__(self, name):
         for group in ("kernels", "constants"):
@@ -382,7 +407,8 @@ def game_from_module(name: str, module: ModuleType | SimpleNamespace) -> Game:
     ProtocolError
         Listing, in one message, every protocol name the module lacks and every one it defines
         wrongly (a kernel that is not a numba ``@njit`` function, a constant that is not an
-        integer in its range, a Python function that is not callable).
+        integer in its range, a Python function that is not callable, an ``EVAL_KINDS`` that is
+        not a dict of :class:`EvalKind` holding :data:`EVAL_LINEAR`).
     """
     if not isinstance(name, str) or not name.isidentifier():
         raise ProtocolError(f"a game's name must be an identifier, got {name!r}")
@@ -399,6 +425,9 @@ def game_from_module(name: str, module: ModuleType | SimpleNamespace) -> Game:
     for k in PYTHON:
         if hasattr(module, k) and not callable(getattr(module, k)):
             wrong.append(f"{k} is not callable")
+    kinds = getattr(module, "EVAL_KINDS", None)   # optional: the linear kind alone
+    if kinds is not None:
+        wrong += _wrong_kinds(kinds)
     if not missing and not wrong:
         n = module.N_FEATURES
         if module.N_WEIGHTS < n:
@@ -414,7 +443,39 @@ def game_from_module(name: str, module: ModuleType | SimpleNamespace) -> Game:
     kernels = SimpleNamespace(**{k: getattr(module, k) for k in KERNELS})
     constants = SimpleNamespace(**{k: getattr(module, k) for k in CONSTANTS})
     in_package = all(_defined_in_package(d) for d in vars(kernels).values())
-    return Game(name, kernels, constants, *(getattr(module, k) for k in PYTHON), in_package)
+    if kinds is None:
+        kinds = {EVAL_LINEAR: EvalKind("linear", module.check_theta)}
+    return Game(name, kernels, constants, *(getattr(module, k) for k in PYTHON), in_package,
+                dict(kinds))
+
+
+def _wrong_kinds(kinds) -> list[str]:
+    """What is wrong with a game's ``EVAL_KINDS`` (module doc), one phrase each."""
+    if not isinstance(kinds, Mapping) or EVAL_LINEAR not in kinds:
+        return [f"EVAL_KINDS must be a dict {{kind: EvalKind}} holding EVAL_LINEAR ({EVAL_LINEAR})"]
+    return [f"EVAL_KINDS[{k!r}] must be a kind >= 0 with an EvalKind(name, check)"
+            for k, v in kinds.items()
+            if isinstance(k, bool) or not isinstance(k, int) or k < 0 or not isinstance(v, EvalKind)
+            or not callable(v.check)]
+
+
+def check_kind(game: Game, kind) -> int:
+    """``kind`` as an ``int`` if ``game``'s ``evaluate_kind`` has it (its ``EVAL_KINDS``), else
+    ``ValueError`` naming the game's kinds."""
+    if isinstance(kind, (int, np.integer)) and not isinstance(kind, bool) and int(kind) in game.eval_kinds:
+        return int(kind)
+    known = ", ".join(f"{k} ({v.name})" for k, v in sorted(game.eval_kinds.items()))
+    raise ValueError(f"game {game.name!r} has no evaluation kind {kind!r}: its kinds are {known}")
+
+
+def eval_weights(game: Game, theta, kind) -> np.ndarray:
+    """What a search of evaluation kind ``kind`` reads: :func:`prepared_weights` for
+    :data:`EVAL_LINEAR`, the kind's checked parameters (its ``EvalKind.check``) otherwise
+    (``ValueError`` naming a kind the game lacks or what is wrong with ``theta``)."""
+    kind = check_kind(game, kind)
+    if kind == EVAL_LINEAR:
+        return prepared_weights(game, theta)
+    return game.eval_kinds[kind].check(theta)
 
 
 def prepared_weights(game: Game, theta) -> np.ndarray:

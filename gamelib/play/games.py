@@ -8,8 +8,10 @@ Players
   the game's ``gen_moves`` order).
 * :class:`SearchPlayer` -- the move of iterative deepening under a node budget
   (:func:`gamelib.algorithms.deepening.deepen`: fail-soft PVS with quiescence, optional Gaussian
-  evaluation noise), searching a copy of the state with room (the game's ``with_room``) in a
-  per-thread workspace; its seed is drawn from the player's generator.
+  evaluation noise) with any of the game's evaluation kinds (``EVAL_KINDS``: the linear one,
+  5×5 shogi's material, Othello's value network), searching a copy of the state with room (the
+  game's ``with_room``) in a per-thread workspace; its seed is drawn from the player's
+  generator.
 * :class:`SoftmaxPlayer` -- the learners' self-play policy, eq. (6): a move drawn with
   probability :math:`\\pi(a|s) \\propto \\exp(evl(s,a;\\theta)/T)` over the principal-leaf
   values of :mod:`gamelib.algorithms.leaves`.
@@ -54,7 +56,7 @@ from gamelib.algorithms import alphabeta as ab
 from gamelib.algorithms import deepening as dp
 from gamelib.algorithms import leaves as lv
 from gamelib.games import registry
-from gamelib.games.protocol import DRAW, EVAL_LINEAR, ONGOING, WIN, Game, prepared_weights
+from gamelib.games.protocol import DRAW, EVAL_LINEAR, ONGOING, WIN, Game, check_kind, eval_weights
 from gamelib.play import tournament
 from gamelib.play.tournament import GameSpec, TournamentResult
 from gamelib.runtime.checks import check_integer
@@ -122,10 +124,14 @@ class SearchPlayer(Player):
 
     Parameters
     ----------
-    theta : array of the game's ``N_FEATURES`` floats
-        Evaluation parameters (checked against the game when the player moves).
+    theta : array of floats
+        Evaluation parameters, checked against the game's kind when the player moves (the
+        linear kind: the game's ``N_FEATURES`` floats; Othello's ``EVAL_MLP``: a network packed
+        by :func:`gamelib.games.othello.pack_mlp`).
     kind : int
-        The evaluation kind (``EVAL_LINEAR``; 5×5 shogi also has ``EVAL_MATERIAL``).
+        The evaluation kind, one of the game's ``EVAL_KINDS`` (``EVAL_LINEAR``; 5×5 shogi also
+        has ``EVAL_MATERIAL``, Othello ``EVAL_MLP``); ``ValueError`` when the player moves in a
+        game without it.
     node_budget : int
         Positions per move (quiescence included): a machine-independent time limit.
     max_depth : int
@@ -152,9 +158,9 @@ class SearchPlayer(Player):
         settings = dp.check_settings(self.max_depth, self.node_budget, self.qdepth, max_plies,
                                      DEFAULT_TT_BITS, seed, self.noise_std)
         max_depth, node_budget, qdepth, max_plies, tt_bits, seed64, noise_std = settings
-        # the linear evaluation reads θ with the game's derived weights (the same values)
-        theta = (prepared_weights(game, self.theta) if self.kind == EVAL_LINEAR
-                 else game.check_theta(self.theta))
+        # the linear evaluation reads θ with the game's derived weights (the same values),
+        # another kind the parameters its check returns
+        theta = eval_weights(game, self.theta, self.kind)
         st = game.with_room(s, ab.MAX_PLY + 2)
         return dp.deepen(game, st, theta, self.kind, max_depth, node_budget, qdepth, noise_std,
                          seed64, max_plies, True, True, True, ab.thread_workspace(game, tt_bits))
@@ -187,8 +193,11 @@ class SoftmaxPlayer(Player):
 
     Parameters
     ----------
-    theta : array of the game's ``N_FEATURES`` floats
+    theta : array of floats
+        Evaluation parameters of the game's kind ``kind`` (as :class:`SearchPlayer`'s).
     kind : int
+        One of the game's ``EVAL_KINDS``: the scores are that evaluation's (the learners use
+        the linear kind).
     temperature : float
         ``T`` (the PGLeaf paper: 0.05 for PGLeaf and REINFORCE, 0.03 for TDLeaf and TD).
     depth, qdepth : int
@@ -211,7 +220,8 @@ class SoftmaxPlayer(Player):
         """``(moves, scores)`` of every root move at ``s``."""
         st = game.with_room(s, self.depth + self.qdepth + 2)
         out = lv.new_leaves_buffers(game)
-        n = int(lv.kernels(game).root_scores_into(st, game.check_theta(self.theta), self.kind,
+        theta = game.eval_kinds[check_kind(game, self.kind)].check(self.theta)
+        n = int(lv.kernels(game).root_scores_into(st, theta, self.kind,
                                                   self.depth, self.qdepth, max_plies,
                                                   ab.thread_workspace(game, 0), out))
         return out[0][:n].copy(), out[1][:n].copy()

@@ -16,7 +16,23 @@ superiority of FIRST (:mod:`gamelib.play.match_stats`). A player is
   with one the parameters saved by :func:`gamelib.games.othello.save_theta`, e.g. a learner's)
   searched by the game-neutral search of :class:`gamelib.play.games.SearchPlayer` under
   ``--nodes`` nodes a move (default 5,000) -- the search every learned evaluation of the book
-  plays with.
+  plays with;
+* ``gamelib:mlp=FILE``: the Othello value-network paper's network saved by
+  :meth:`gamelib.othello.mlp.MLP.save` (e.g. ``data/results/paper/othello_value/mlp.npz``),
+  Othello's evaluation kind :data:`gamelib.games.othello.EVAL_MLP` (:math:`2 v - 1` for the
+  side to move, :math:`v` its win probability by the network) searched by the same
+  :class:`~gamelib.play.games.SearchPlayer` under ``--nodes``. It plays in the f5 orientation,
+  as the network was trained: every WTHOR record it learned from is stored with the first move
+  f5 (:mod:`gamelib.othello.symmetry`), so in a game that began with c4, d3 or e6 the player
+  searches the position turned by the start position's symmetry that takes the first move to f5
+  (:func:`~gamelib.othello.symmetry.symmetry_to_f5`) and plays the image of the move it finds
+  there under the same symmetry (its own inverse) -- it plays a game from d3 exactly as the
+  mirror-image game from f5, as :func:`gamelib.othello.players.mlp_player` does. Before the
+  first move (the start position is kept by all four of those symmetries) and in a game that
+  did not start from the standard position it searches the position as it stands. The linear
+  players are not turned: their pattern weights are symmetric by construction.
+
+A parameter file is read once per player.
 
 Games
 -----
@@ -48,18 +64,23 @@ writes every game to ``DIR/records/`` (:mod:`gamelib.othello.records`).
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
+import numpy as np
 from tqdm import tqdm
 
 from gamelib.games import othello as othello_rules, registry
 from gamelib.games.othello_features import initial_theta as classic_theta
+from gamelib.games.protocol import EVAL_LINEAR
 from gamelib.othello import Board, square_name
 from gamelib.othello.board import MAX_GAME_PLIES
+from gamelib.othello.mlp import MLP
 from gamelib.othello.players import greedy_player, positional_player, random_opening, RandomPlayer
+from gamelib.othello.symmetry import IDENTITY, symmetry_to_f5, transform, transform_square
 from gamelib.othello.records import GgfGame, format_ggf, format_transcript, ggf_result, parse_transcript
 from gamelib.play.engine_match import MatchResult
 from gamelib.play.engine_process import EngineError, split_command
@@ -81,8 +102,10 @@ COLUMNS = ("game", "black", "white", "result", "reason", "score", "moves")
 #: ``--records`` formats and their file suffixes.
 RECORD_FORMATS = {"transcript": "txt", "ggf": "ggf"}
 GAMELIB_PREFIX = "gamelib:"
-_GAMELIB_KINDS = ("random", "greedy", "positional", "linear")
-#: The node budget of ``gamelib:linear`` unless given.
+_GAMELIB_KINDS = ("random", "greedy", "positional", "linear", "mlp")
+#: The players searched by :class:`gamelib.play.games.SearchPlayer`, by their evaluation kinds.
+_SEARCHED = {"linear": EVAL_LINEAR, "mlp": othello_rules.EVAL_MLP}
+#: The node budget of ``gamelib:linear`` and ``gamelib:mlp`` unless given.
 DEFAULT_NODES = 5000
 #: GRhino's command-line options: allowed values.
 GRHINO_OPTIONS = {"level": (1, 5), "mid": (1, 20), "end": (1, 20), "book": (0, 5), "rand": (0, 10)}
@@ -111,13 +134,14 @@ class OthelloPlayerSpec:
     Attributes
     ----------
     spec : str
-        A GTP command line, ``gamelib:random|greedy|positional``, or ``gamelib:linear[=FILE]``.
+        A GTP command line, ``gamelib:random|greedy|positional``, ``gamelib:linear[=FILE]`` or
+        ``gamelib:mlp=FILE`` (module doc).
     depth : int
         Search depth (plies) of ``gamelib:positional``.
     name : str
         Label in ``games.csv`` (default: ``spec``).
     nodes : int
-        Node budget a move of ``gamelib:linear``.
+        Node budget a move of ``gamelib:linear`` and ``gamelib:mlp``.
     """
 
     spec: str
@@ -136,11 +160,14 @@ class OthelloPlayerSpec:
             raise ValueError(f"a player's name must be one line of printable text, got {self.name!r}")
         if self.is_gamelib:
             kind, sep, path = self.spec[len(GAMELIB_PREFIX):].partition("=")
-            if kind not in _GAMELIB_KINDS or (sep and (kind != "linear" or not path)):
+            if kind == "mlp" and not path:
+                raise ValueError(f"player {self.spec!r}: gamelib:mlp needs the network's file, "
+                                 f"{GAMELIB_PREFIX}mlp=FILE")
+            if kind not in _GAMELIB_KINDS or (sep and (kind not in _SEARCHED or not path)):
                 raise ValueError(f"unknown gamelib player {self.spec!r}: use "
-                                 + ", ".join(GAMELIB_PREFIX + k for k in _GAMELIB_KINDS)
-                                 + f" or {GAMELIB_PREFIX}linear=FILE")
-            if kind == "linear":
+                                 + ", ".join(GAMELIB_PREFIX + k for k in _GAMELIB_KINDS[:-1])
+                                 + f", {GAMELIB_PREFIX}linear=FILE or {GAMELIB_PREFIX}mlp=FILE")
+            if kind in _SEARCHED:
                 self.theta()                   # a missing or malformed file: refused now
         else:
             split_command(self.spec)
@@ -150,18 +177,36 @@ class OthelloPlayerSpec:
         return self.spec.startswith(GAMELIB_PREFIX)
 
     @property
+    def searched(self) -> int | None:
+        """The evaluation kind of a player searched by :class:`~gamelib.play.games.SearchPlayer`
+        (``EVAL_LINEAR`` for ``gamelib:linear``, ``EVAL_MLP`` for ``gamelib:mlp``), else None."""
+        if not self.is_gamelib:
+            return None
+        return _SEARCHED.get(self.spec[len(GAMELIB_PREFIX):].partition("=")[0])
+
+    @property
     def is_linear(self) -> bool:
-        return self.is_gamelib and self.spec[len(GAMELIB_PREFIX):].partition("=")[0] == "linear"
+        return self.searched == EVAL_LINEAR
 
     def theta(self):
-        """The parameters of ``gamelib:linear[=FILE]`` (``ValueError`` naming a bad file)."""
+        """The parameters of ``gamelib:linear[=FILE]`` (θ) or ``gamelib:mlp=FILE`` (the network
+        packed by :func:`gamelib.games.othello.pack_mlp`), read from the file once per spec
+        (``ValueError`` naming a missing or bad file, or one of the other player's kind)."""
+        return self._parameters
+
+    @functools.cached_property
+    def _parameters(self):
         path = self.spec[len(GAMELIB_PREFIX):].partition("=")[2]
-        if not path:
+        if self.searched == EVAL_LINEAR and not path:
             return classic_theta()
         try:
-            return othello_rules.load_theta(path)
+            return _load_parameters(self.searched, path)
         except FileNotFoundError:
             raise ValueError(f"player {self.name!r}: no parameter file {path}") from None
+        except OSError as err:
+            raise ValueError(f"player {self.name!r}: cannot read {path}: {err.strerror or err}") from None
+        except ValueError as err:
+            raise ValueError(f"player {self.name!r}: {err}{_other_kind_hint(self.searched, path)}") from None
 
     def command(self) -> list[str]:
         """The engine's argument list (``gtp-rhino`` resolved by :func:`grhino_path`)."""
@@ -172,9 +217,10 @@ class OthelloPlayerSpec:
 
     def identity(self) -> dict:
         """What makes the player's games what they are (for the resumption check): for
-        ``gamelib:linear`` also the node budget and the parameters' sha256."""
+        ``gamelib:linear`` and ``gamelib:mlp`` also the node budget and the sha256 of the
+        parameters (θ, or the packed network)."""
         out = {"spec": self.spec, "name": self.name, "depth": int(self.depth)}
-        if self.is_linear:
+        if self.searched is not None:
             out["nodes"] = int(self.nodes)
             out["theta_sha256"] = hashlib.sha256(self.theta().tobytes()).hexdigest()
         return out
@@ -190,14 +236,35 @@ class OthelloPlayerSpec:
             raise ValueError(f"player {self.name!r}: the engine {err}") from None
 
     def make_side(self, start_timeout: float, move_timeout: float):
-        if self.is_linear:
-            return _ProtocolSide(SearchPlayer(self.theta(), node_budget=self.nodes, qdepth=0))
+        if self.searched is not None:
+            return _ProtocolSide(SearchPlayer(self.theta(), self.searched, node_budget=self.nodes, qdepth=0),
+                                 orient=self.searched == othello_rules.EVAL_MLP)
         if self.is_gamelib:
             kind = self.spec[len(GAMELIB_PREFIX):]
             player = {"random": RandomPlayer, "greedy": greedy_player,
                       "positional": lambda: positional_player(self.depth)}[kind]()
             return _GamelibSide(player)
         return _GtpSide(GtpEngine(self.command(), start_timeout, move_timeout))
+
+
+def _load_parameters(kind: int, path):
+    """The parameters of evaluation kind ``kind`` in the file ``path``: θ
+    (:func:`gamelib.games.othello.load_theta`) or the packed network
+    (:meth:`gamelib.othello.mlp.MLP.load`, :func:`gamelib.games.othello.pack_mlp`)."""
+    if kind == EVAL_LINEAR:
+        return othello_rules.load_theta(path)
+    return othello_rules.pack_mlp(MLP.load(path))
+
+
+def _other_kind_hint(kind: int, path) -> str:
+    """``"; it is ..."`` if the file ``path`` holds the other searched player's parameters."""
+    other = next(k for k in _SEARCHED if _SEARCHED[k] != kind)
+    try:
+        _load_parameters(_SEARCHED[other], path)
+    except (OSError, ValueError):
+        return ""
+    what = "a value network" if other == "mlp" else "a linear evaluation's parameters"
+    return f"; it holds {what}: use {GAMELIB_PREFIX}{other}={path}"
 
 
 class _GtpSide:
@@ -242,10 +309,21 @@ class _GamelibSide:
 class _ProtocolSide:
     """A player of :mod:`gamelib.play.games` during one game: the board becomes the game
     protocol's Othello state (:func:`gamelib.games.othello.new_state`, the plies so far passes
-    included), the player's move its square's name; it passes when it must."""
+    included), the player's move its square's name; it passes when it must.
 
-    def __init__(self, player):
-        self.player, self.game = player, registry.get("othello")
+    With ``orient`` (the value network) the state is made of the bitboards turned by
+    :func:`_f5_symmetry` ``S`` -- the same side to move and game ply -- and the move found there
+    is turned back by ``S`` (each of the start position's symmetries is its own inverse). The
+    rules commute with every symmetry of the board (a move's flips are the images of the image
+    move's flips), so the search of ``S(s)`` plays the game ``S`` of the real one, whose moves
+    map back to legal moves here: it is the search of ``s`` with the evaluation ``v ∘ S``, the
+    only differences being the order in which the moves of ``S(s)`` are tried (by square index
+    there) and the table's keys, both those of the mirror-image game from f5. Each search
+    starts from a cleared table, so nothing of one orientation carries into another search.
+    """
+
+    def __init__(self, player, orient: bool = False):
+        self.player, self.orient, self.game = player, bool(orient), registry.get("othello")
 
     def start(self) -> None:
         pass
@@ -253,11 +331,35 @@ class _ProtocolSide:
     def move(self, board: Board, rng) -> str:
         if board.must_pass():
             return "pass"
-        s = othello_rules.new_state(board.black, board.white, board.turn == "X", len(board.move_stack))
-        return othello_rules.move_text(self.player.choose(self.game, s, rng, MAX_GAME_PLIES))
+        if not self.orient:
+            s = othello_rules.new_state(board.black, board.white, board.turn == "X", len(board.move_stack))
+            return othello_rules.move_text(self.player.choose(self.game, s, rng, MAX_GAME_PLIES))
+        sym = _f5_symmetry(board)
+        black, white = (int(transform(sym, np.uint64(x))) for x in (board.black, board.white))
+        s = othello_rules.new_state(black, white, board.turn == "X", len(board.move_stack))
+        return square_name(transform_square(sym, self.player.choose(self.game, s, rng, MAX_GAME_PLIES)))
 
     def close(self) -> None:
         pass
+
+
+def _f5_symmetry(board: Board) -> int:
+    """The symmetry of :mod:`gamelib.othello.symmetry` that turns the game of ``board`` into the
+    orientation of the WTHOR records, the one that takes its first move to f5
+    (:func:`~gamelib.othello.symmetry.symmetry_to_f5`); the identity before the first move (the
+    four symmetries keep the start position: each gives the same position to search) and in a
+    game that did not start from the standard position (whose first move need not be one of
+    c4, d3, e6, f5). From the start position the search so ranks the four first moves, which
+    are worth the same, by the network's values of the positions after c4, d3 and e6 as they
+    stand; from the next move on the game is turned."""
+    if not board.move_stack:
+        return IDENTITY
+    first = board.copy()
+    while first.move_stack:
+        first.pop()
+    if first != Board():
+        return IDENTITY
+    return symmetry_to_f5(board.move_stack[0])
 
 
 # ----------------------------------------------------------------------------- one game
@@ -457,14 +559,18 @@ def _parser() -> argparse.ArgumentParser:
     p = cli.ArgumentParser(prog="python -m gamelib.play.othello_match",
                            description="Play an Othello match between two GTP engines or gamelib players.")
     p.add_argument("first", help="GTP command line (e.g. gtp-rhino), gamelib:random, gamelib:greedy, "
-                                 "gamelib:positional or gamelib:linear[=FILE]")
+                                 "gamelib:positional, gamelib:linear[=FILE] (the linear evaluation: "
+                                 "classic weights or a saved theta) or gamelib:mlp=FILE (a value "
+                                 "network saved by gamelib.othello.mlp.MLP, played in the f5 "
+                                 "orientation as it was trained: a game that began with c4, d3 "
+                                 "or e6 is searched turned so that its first move is f5)")
     p.add_argument("second", help="the opponent, as FIRST")
     p.add_argument("--games", type=int, required=True, help="number of games (FIRST is black in even games)")
     for key, (low, high) in GRHINO_OPTIONS.items():
         p.add_argument(f"--{key}", type=int, help=f"GRhino's --{key} ({low}..{high}) for every GRhino player")
     p.add_argument("--depth", type=int, default=2, help="search depth of gamelib:positional (plies; default 2)")
     p.add_argument("--nodes", type=int, default=DEFAULT_NODES,
-                   help=f"node budget a move of gamelib:linear (default {DEFAULT_NODES})")
+                   help=f"node budget a move of gamelib:linear and gamelib:mlp (default {DEFAULT_NODES})")
     p.add_argument("--name1", default="", help="FIRST's name in games.csv (default: its command line)")
     p.add_argument("--name2", default="", help="SECOND's name in games.csv")
     p.add_argument("--openings", type=int, default=4, metavar="K",

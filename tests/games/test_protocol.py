@@ -58,6 +58,18 @@ def test_learner_constants_must_fit_the_features(replace, message):
         game_from_module("toy", _othello_space(**replace))
 
 
+def test_evaluation_kinds_are_declared_or_the_linear_kind_alone():
+    assert list(game_from_module("toy", _othello_space()).eval_kinds) == [protocol.EVAL_LINEAR]
+    kinds = game_from_module("toy", _othello_space(EVAL_KINDS=gos.EVAL_KINDS)).eval_kinds
+    assert kinds == gos.EVAL_KINDS and kinds[gos.EVAL_MLP].check is gos.check_mlp_theta
+    for bad, message in (({2: gos.EVAL_KINDS[2]}, "EVAL_KINDS must be a dict {kind: EvalKind} holding "
+                                                  "EVAL_LINEAR (1)"),
+                         ({1: gos.EVAL_KINDS[1], -1: gos.EVAL_KINDS[2]}, "EVAL_KINDS[-1] must be a kind"),
+                         ({1: gos.EVAL_KINDS[1], 2: gos.check_mlp_theta}, "EVAL_KINDS[2] must be a kind")):
+        with pytest.raises(ProtocolError, match=re.escape(message)):
+            game_from_module("toy", _othello_space(EVAL_KINDS=bad))
+
+
 def test_a_game_name_must_be_an_identifier():
     with pytest.raises(ProtocolError, match="identifier"):
         game_from_module("two words", _othello_space())

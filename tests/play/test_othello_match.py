@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gamelib.othello import Board
+from gamelib.othello import Board, square_name
 from gamelib.othello.records import parse_ggf, parse_transcript
 from gamelib.play import othello_match as M
 from gamelib.play.stats import Record
@@ -120,7 +120,12 @@ def test_sigterm_stops_the_whole_match_which_then_resumes(fake, tmp_path):
     (["gtp-rhino", "gamelib:random", "--games", "2", "--level", "6"], "error: --level must be an integer in [1, 5], got 6"),
     (["gtp-rhino", "gamelib:random", "--games", "2", "--rand", "11"], "error: --rand must be an integer in [0, 10], got 11"),
     (["gamelib:greedy", "gamelib:mlp", "--games", "2"],
-     "error: unknown gamelib player 'gamelib:mlp': use gamelib:random, gamelib:greedy, gamelib:positional"),
+     "error: player 'gamelib:mlp': gamelib:mlp needs the network's file, gamelib:mlp=FILE"),
+    (["gamelib:greedy", "gamelib:mlp={missing}", "--games", "2", "--out", "{out}"],
+     "error: player 'gamelib:mlp={missing}': no parameter file {missing}"),
+    (["gamelib:greedy", "gamelib:tree", "--games", "2"],
+     "error: unknown gamelib player 'gamelib:tree': use gamelib:random, gamelib:greedy, gamelib:positional, "
+     "gamelib:linear, gamelib:linear=FILE or gamelib:mlp=FILE"),
     (["gamelib:greedy", "gamelib:random", "--games", "2", "--records", "ggf"], "error: --records needs --out"),
     (["gamelib:greedy", "gamelib:random", "--games", "2", "--records", "sgf", "--out", "{out}"],
      "error: --records: use transcript, ggf, got 'sgf'"),
@@ -208,3 +213,209 @@ def test_a_linear_player_finishes_its_games_against_grhino():
     rhino = M.OthelloPlayerSpec(M.grhino_options("gtp-rhino", level=1, book=0), name="rhino-1")
     result = M.run_match(LINEAR, rhino, 2, progress=False)
     assert all(row["reason"].startswith("game over") for row in result.rows), result.rows
+
+
+# ----------------------------------------------------------------------------- gamelib:mlp=FILE
+PAPER_MLP = Path(__file__).resolve().parents[2] / "data" / "results" / "paper" / "othello_value" / "mlp.npz"
+
+
+def _small_mlp(tmp_path, seed=1):
+    """A small freshly initialised network and the file it is saved to."""
+    from gamelib.othello.mlp import MLP
+
+    mlp = MLP.init((64, 24, 8, 1), "paper", seed=seed)
+    return mlp, mlp.save(tmp_path / f"net{seed}.npz")
+
+
+#: The board symmetry (of gamelib.games.othello_features.SYMMETRIES, (c, r) -> (x, y)) that takes
+#: each first move to f5, from the table of gamelib.othello.symmetry's docstring: the tests'
+#: expectations are built from these square maps, not from the player's bitboard transforms.
+_TO_F5 = {"f5": 0, "c4": 3, "e6": 4, "d3": 7}
+SQUARES = [square_name(sq) for sq in range(64)]
+
+
+def _turn(g: int, square: str) -> str:
+    from gamelib.games.othello_features import SYMMETRIES
+    from gamelib.othello import parse_square
+
+    sq = parse_square(square)
+    x, y = SYMMETRIES[g](sq % 8, sq // 8)
+    return square_name(8 * y + x)
+
+
+def _oriented_move(search, board: Board, ply_seed: int) -> str:
+    """The move of ``search`` (a game-neutral SearchPlayer) in ``board``'s game turned so that its
+    first move is f5, turned back: the f5 game is replayed from the start position with every
+    move turned (the rules commute with the board's symmetries), searched, and its move turned
+    back (each of the four symmetries is its own inverse)."""
+    import numpy as np
+
+    from gamelib.games import othello as G, registry
+
+    g = _TO_F5[board.move_stack[0]]
+    mirror = Board()
+    mirror.play([m if m == "pass" else _turn(g, m) for m in board.move_stack])
+    assert mirror.move_stack[0] == "f5" and mirror.turn == board.turn
+    here, there = board.board_string(), mirror.board_string()   # the same discs, turned
+    assert all(there[SQUARES.index(_turn(g, name))] == here[sq] for sq, name in enumerate(SQUARES))
+    s = G.new_state(mirror.black, mirror.white, mirror.turn == "X", len(mirror.move_stack))
+    found = G.move_text(search.choose(registry.get("othello"), s, np.random.default_rng(ply_seed), 120))
+    return _turn(g, found)
+
+
+def test_an_mlp_player_plays_the_generic_searchs_move_in_the_f5_orientation(tmp_path):
+    """In a match, every move of gamelib:mlp is the game-neutral search's move in the position
+    turned so that the game's first move is f5, turned back; the match (openings from f5 and
+    c4) ends by the rules."""
+    from gamelib.games import othello as G
+    from gamelib.play.games import SearchPlayer
+
+    mlp, path = _small_mlp(tmp_path)
+    spec = M.OthelloPlayerSpec(f"gamelib:mlp={path}", nodes=300, name="net")
+    assert spec.searched == G.EVAL_MLP and not spec.is_linear
+    assert spec.theta().tobytes() == G.pack_mlp(mlp).tobytes()
+    result = M.run_match(spec, RANDOM, 4, tmp_path / "m", progress=False, openings=2)
+    assert [row["reason"].split()[:2] for row in result.rows] == [["game", "over"]] * 4
+    assert result.record.games == 4
+    assert {parse_transcript(row["moves"])[0] for row in result.rows} == {"f5", "c4"}
+    search = SearchPlayer(G.pack_mlp(mlp), G.EVAL_MLP, node_budget=300, qdepth=0)
+    checked = 0
+    for row in result.rows:
+        board = Board()
+        for ply, move in enumerate(parse_transcript(row["moves"])):
+            if move != "pass" and ply >= 2 and (board.turn == "X") == (row["black"] == "net"):
+                assert _oriented_move(search, board, ply) == move
+                checked += 1
+            board.push(move)
+    assert checked > 40
+    # the network is part of the match's identity
+    _, other = _small_mlp(tmp_path, seed=2)
+    with pytest.raises(ValueError, match="holds a match with other settings"):
+        M.run_match(M.OthelloPlayerSpec(f"gamelib:mlp={other}", nodes=300, name="net"), RANDOM, 4,
+                    tmp_path / "m", progress=False, openings=2)
+
+
+def test_an_mlp_player_turns_games_from_d3_c4_and_e6_to_f5_and_leaves_f5_games_as_they_are(tmp_path):
+    """For each first move, a game against random moves: the side's move is legal and is the
+    search's move in the f5-oriented position turned back; from f5 that is the search's move
+    in the position as it stands. In the games from d3, c4 and e6 the orientation changes
+    some moves (the small network is not symmetric), so the test sees the turn."""
+    import numpy as np
+
+    from gamelib.games import othello as G, registry
+    from gamelib.play.games import SearchPlayer
+
+    mlp, path = _small_mlp(tmp_path, seed=3)
+    spec = M.OthelloPlayerSpec(f"gamelib:mlp={path}", nodes=200, name="net")
+    search = SearchPlayer(G.pack_mlp(mlp), G.EVAL_MLP, node_budget=200, qdepth=0)
+    game = registry.get("othello")
+    for first in ("d3", "c4", "e6", "f5"):
+        side = spec.make_side(1.0, 1.0)
+        assert side.orient
+        rng, board = np.random.default_rng(5), Board()
+        board.push(first)
+        checked = differs = 0
+        while not board.is_game_over():
+            if board.must_pass():
+                assert side.move(board, rng) == "pass"
+                board.push("pass")
+                continue
+            if board.turn == "O":                     # the network plays white
+                seed = len(board.move_stack)
+                move = side.move(board, np.random.default_rng(seed))
+                assert board.is_legal(move)
+                assert move == _oriented_move(search, board, seed)
+                s = G.new_state(board.black, board.white, board.turn == "X", len(board.move_stack))
+                as_it_stands = G.move_text(search.choose(game, s, np.random.default_rng(seed), 120))
+                if first == "f5":
+                    assert move == as_it_stands
+                differs += move != as_it_stands
+                checked += 1
+            else:
+                moves = board.legal_moves
+                move = moves[int(rng.integers(len(moves)))]
+            board.push(move)
+        assert checked >= 20
+        if first != "f5":
+            assert differs > 0, first
+
+
+def test_an_mlp_player_searches_the_start_position_and_other_starts_as_they_stand(tmp_path):
+    """Before the first move the identity is used (the four symmetries that keep the start
+    position give the same position to search); a game from another position is not turned.
+    The linear players are never turned."""
+    import numpy as np
+
+    from gamelib.games import othello as G, registry
+    from gamelib.othello import core
+    from gamelib.othello.symmetry import IDENTITY, START_SYMMETRIES, transform
+    from gamelib.play.games import SearchPlayer
+
+    for sym in START_SYMMETRIES:      # the start position is kept by all four
+        assert [int(transform(sym, x)) for x in (core.START_BLACK, core.START_WHITE)] == \
+            [int(core.START_BLACK), int(core.START_WHITE)]
+    assert M._f5_symmetry(Board()) == IDENTITY
+    mlp, path = _small_mlp(tmp_path, seed=4)
+    spec = M.OthelloPlayerSpec(f"gamelib:mlp={path}", nodes=200)
+    search = SearchPlayer(G.pack_mlp(mlp), G.EVAL_MLP, node_budget=200, qdepth=0)
+    game = registry.get("othello")
+
+    def as_it_stands(board):
+        s = G.new_state(board.black, board.white, board.turn == "X", len(board.move_stack))
+        return G.move_text(search.choose(game, s, np.random.default_rng(0), 120))
+
+    board = Board()
+    assert spec.make_side(1.0, 1.0).move(board, np.random.default_rng(0)) == as_it_stands(board)
+    # a game from another position is not turned, whether its first move is one of c4, d3, e6,
+    # f5 (d3 here) or not (f3)
+    other = Board()
+    other.play("f5d6c3")
+    for first in ("d3", "f3"):
+        board = Board(other.board_string(), other.turn)
+        board.push(first)
+        assert M._f5_symmetry(board) == IDENTITY
+        assert spec.make_side(1.0, 1.0).move(board, np.random.default_rng(0)) == as_it_stands(board)
+    for first in _TO_F5:               # from the standard start, the table's symmetry
+        board = Board()
+        board.push(first)
+        assert M._f5_symmetry(board) == {0: 0, 3: 1, 4: 2, 7: 3}[_TO_F5[first]]
+    assert not LINEAR.make_side(1.0, 1.0).orient
+
+
+def test_the_papers_network_loads_and_plays_a_move():
+    from gamelib.games import othello as G
+    from gamelib.othello.mlp import MLP
+
+    spec = M.OthelloPlayerSpec(f"gamelib:mlp={PAPER_MLP}", nodes=200)
+    back = G.unpack_mlp(spec.theta())
+    assert back.sizes == (64, 128, 256, 64, 1) and back.params.tobytes() == MLP.load(PAPER_MLP).params.tobytes()
+    g = M.play_game(spec, RANDOM, seed=3, opening=("f5", "d6"))
+    assert g.reason.startswith("game over") and g.score is not None
+
+
+def test_a_parameter_file_is_read_once_per_player(tmp_path, monkeypatch):
+    _, path = _small_mlp(tmp_path)
+    reads = []
+    real = M._load_parameters
+    monkeypatch.setattr(M, "_load_parameters", lambda kind, p: reads.append(p) or real(kind, p))
+    spec = M.OthelloPlayerSpec(f"gamelib:mlp={path}", nodes=100)
+    M.run_match(spec, RANDOM, 2, tmp_path / "m", progress=False)
+    assert reads == [str(path)]
+
+
+def test_an_mlp_player_refuses_missing_and_wrong_files(tmp_path):
+    from gamelib.games import othello as G
+
+    G.save_theta(tmp_path / "linear.npz", G.initial_theta())
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    for spec, message in (("gamelib:mlp", r"gamelib:mlp needs the network's file, gamelib:mlp=FILE"),
+                          ("gamelib:mlp=", r"gamelib:mlp needs the network's file"),
+                          (f"gamelib:mlp={tmp_path / 'none.npz'}", r"no parameter file .*none\.npz"),
+                          (f"gamelib:mlp={tmp_path / 'junk.npz'}", r"cannot read MLP file .*junk\.npz"),
+                          (f"gamelib:mlp={tmp_path / 'linear.npz'}",
+                           r"linear\.npz is not an MLP file.*it holds a linear evaluation's parameters: "
+                           r"use gamelib:linear="),
+                          (f"gamelib:linear={PAPER_MLP}",
+                           r"mlp\.npz: not a othello parameter file.*it holds a value network: use gamelib:mlp=")):
+        with pytest.raises(ValueError, match=message):
+            M.OthelloPlayerSpec(spec)
