@@ -13,8 +13,9 @@ with :mod:`gamelib.play.engine_match` (every move checked by our rules, openings
 * Fairy-Stockfish at each budget against the next budget, to tie its rungs together.
 
 The ratings are one Bradley-Terry fit (:func:`gamelib.play.stats.bradley_terry`, 95 % Wald
-intervals) with Fairy-Stockfish at ``anchor_nodes`` nodes fixed at 0 Elo and ``prior_draws``
-virtual draws per pairing (so that a player who lost every game still has a finite rating).
+intervals, the ladder frames of :mod:`gamelib.experiments.ladder`) with Fairy-Stockfish at
+``anchor_nodes`` nodes fixed at 0 Elo and ``prior_draws`` virtual draws per pairing (so that a
+player who lost every game still has a finite rating).
 
 Files in the run folder (default ``data/results/<profile>/fsf_ladder/seed-<seed>``):
 ``matches/<a>__<b>/games.csv`` (every game, resumable), ``ladder.csv`` (one line per pairing
@@ -41,6 +42,8 @@ import pandas as pd
 
 from gamelib.runtime.executor import available_cores
 from gamelib.experiments.config import ExperimentConfig, below_cap, choices, increasing_integers
+from gamelib.experiments.ladder import (LadderReport, ladder_frames, plot_ladder as shared_plot_ladder,
+                                        write_report)
 from gamelib.experiments.pgleaf.config import PROFILES as PGLEAF_PROFILES, RunSpec
 from gamelib.experiments.pgleaf.training import theta_file
 from gamelib.experiments.registry import RunOptions, register
@@ -49,11 +52,9 @@ from gamelib.learn.selfplay import ALGORITHMS, REWARDS
 from gamelib.runtime.atomic import read_json
 from gamelib.runtime.checks import check_integer, check_number
 from gamelib.play import engine_match as M
-from gamelib.play.match_stats import elo_interval
-from gamelib.play.stats import bradley_terry
 from gamelib.play.usi_client import Limits
 
-__all__ = ["PROFILES", "LadderConfig", "ladder_config", "LadderReport", "fairy_stockfish", "players", "pairings", "run_experiment",
+__all__ = ["PROFILES", "LadderConfig", "ladder_config", "fairy_stockfish", "players", "pairings", "run_experiment",
            "load_report", "plot_ladder"]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -205,16 +206,6 @@ def ladder_config(sizes: Mapping[str, Any]) -> LadderConfig:
     return LadderConfig.of(sizes)
 
 
-@dataclass(frozen=True)
-class LadderReport:
-    """What :func:`run_experiment` produced: ``ladder`` and ``ratings`` (the frames of
-    ``ladder.csv`` and ``ratings.csv``) and ``timings`` (seconds per stage)."""
-
-    ladder: Any
-    ratings: Any
-    timings: dict
-
-
 def run_experiment(out, sizes: Mapping[str, Any] | LadderConfig, seed: int = 0, *,
                    profile: str = "quick", workers: int | None = 1, scheduler=None,
                    progress: bool = True, write: bool = True) -> LadderReport:
@@ -233,11 +224,7 @@ def run_experiment(out, sizes: Mapping[str, Any] | LadderConfig, seed: int = 0, 
     anchor = _fsf_name(sizes["anchor_nodes"])
     ladder, ratings = _ratings(records, specs, anchor, sizes)
     if write:
-        from gamelib.runtime.report import write_csv, write_figure
-
-        write_csv(out, "ladder.csv", ladder)
-        write_csv(out, "ratings.csv", ratings)
-        write_figure(plot_ladder(ratings, anchor), out / "ladder.png")
+        write_report(out, ladder, ratings, plot_ladder(ratings, anchor))
         prov = out / "provenance.json"
         timing = read_json(prov).get("seconds_per_game_vs_fsf", {}) if prov.exists() else {}
         timing.update({k: float(np.mean(v)) for k, v in seconds.items()})  # resumed: kept
@@ -275,52 +262,19 @@ def _play(out: Path, specs, sizes, seed, workers, progress):
 
 
 def _ratings(records, specs, anchor: str, sizes):
-    """The ladder (performance per pairing with Fairy-Stockfish) and the ratings frames."""
-    ratings = bradley_terry(records, list(specs), anchor=anchor, prior_draws=float(sizes["prior_draws"]))
-    rating = dict(zip(ratings.players, ratings.elo))
-    games = {p: sum(r.games for (a, b), r in records.items() if p in (a, b)) for p in specs}
-    rows = []
-    for (a, b), rec in records.items():
-        if not b.startswith("fsf-"):
-            continue
-        elo, lo, hi = elo_interval(rec)
-        rows.append({"player": a, "fsf_nodes": int(b[4:]), "games": rec.games, "wins": rec.wins, "draws": rec.draws,
-                     "losses": rec.losses, "score": rec.score, "elo": rating[b] + elo, "elo_low": rating[b] + lo,
-                     "elo_high": rating[b] + hi})
-    ladder = pd.DataFrame(rows, columns=["player", "fsf_nodes", "games", "wins", "draws", "losses", "score", "elo",
-                                         "elo_low", "elo_high"])
-    frame = ratings.to_frame()
-    frame["games"] = [games[p] for p in frame["player"]]
-    # players of equal strength (the same results) get ratings equal up to the last bits, which
-    # the fit's linear algebra (LAPACK, chosen by the CPU) sets: sorted on the rating to 1e-6,
-    # ties stay in the order the players are listed, on every machine
-    order = frame["elo"].round(6).sort_values(ascending=False, kind="stable").index
-    frame = frame.loc[order].reset_index(drop=True)
-    return ladder, frame
+    """The ladder (performance per pairing with Fairy-Stockfish) and the ratings frames
+    (:func:`gamelib.experiments.ladder.ladder_frames`, the rungs named ``fsf-<nodes>``)."""
+    rungs = {a: int(a[4:]) for a in specs if a.startswith("fsf-")}
+    return ladder_frames(records, list(specs), rungs, anchor, float(sizes["prior_draws"]), "fsf_nodes")
 
 
 def plot_ladder(ratings: pd.DataFrame, anchor: str, subtitle: str | None = None):
     """The ratings with their 95 % intervals, Fairy-Stockfish's rungs in another colour;
     ``subtitle`` is a second line of the title (which run it is)."""
-    import matplotlib.pyplot as plt
-
-    frame = ratings.iloc[::-1]
-    fig, ax = plt.subplots(figsize=(6.5, 0.32 * len(frame) + 1.2))
-    fsf = frame["player"].str.startswith("fsf-").to_numpy()
-    y = np.arange(len(frame))
-    for mask, color, label in ((fsf, "tab:red", "Fairy-Stockfish 11.1 (nodes)"), (~fsf, "tab:blue", "gamelib players")):
-        ax.errorbar(frame["elo"][mask], y[mask], xerr=[(frame["elo"] - frame["lower"])[mask],
-                                                       (frame["upper"] - frame["elo"])[mask]],
-                    fmt="o", color=color, capsize=3, label=label)
-    ax.set_yticks(y, frame["player"])
-    ax.axvline(0, color="grey", lw=0.8, ls=":")
-    ax.set_xlabel(f"Elo ({anchor} = 0, 95 % interval)")
-    title = "5×5 shogi players on one Elo scale with Fairy-Stockfish 11.1"
-    ax.set_title(title if subtitle is None else f"{title}\n{subtitle}", fontsize=10)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=2, fontsize=8, frameon=False)
-    ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout()
-    return fig
+    return shared_plot_ladder(ratings, anchor, [p for p in ratings["player"] if p.startswith("fsf-")],
+                              engine="Fairy-Stockfish 11.1 (nodes)",
+                              title="5×5 shogi players on one Elo scale with Fairy-Stockfish 11.1",
+                              subtitle=subtitle)
 
 
 @register("fsf_ladder", profiles=PROFILES, check=ladder_config,

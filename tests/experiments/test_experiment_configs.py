@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gamelib.experiments import bonanza_shogi, elmo_shogi, fsf_ladder
+from gamelib.experiments import bonanza_shogi, elmo_shogi, fsf_ladder, othello_ladder
 from gamelib.experiments.bonanza_shogi.config import BonanzaConfig, bonanza_config
 from gamelib.experiments.cli import main
 from gamelib.experiments.config import ExperimentConfig
@@ -25,9 +25,10 @@ EXPERIMENTS = {
     "bonanza_shogi": (bonanza_config, "gamelib.experiments.bonanza_shogi.report"),
     "elmo_shogi": (elmo_config, "gamelib.experiments.elmo_shogi"),
     "fsf_ladder": (ladder_config, "gamelib.experiments.fsf_ladder"),
+    "othello_ladder": (othello_ladder.ladder_config, "gamelib.experiments.othello_ladder"),
 }
 PROFILES = {"bonanza_shogi": bonanza_shogi.PROFILES, "elmo_shogi": elmo_shogi.PROFILES,
-            "fsf_ladder": fsf_ladder.PROFILES}
+            "fsf_ladder": fsf_ladder.PROFILES, "othello_ladder": othello_ladder.PROFILES}
 COMMITTED = sorted(p for name in EXPERIMENTS
                    for p in results_dir("paper", name).glob("*/provenance.json"))
 
@@ -94,6 +95,11 @@ def no_run(monkeypatch):
     ("fsf_ladder", ["games", "3"], "games"),
     ("fsf_ladder", ["fsf_nodes", "[300]"], "fsf_nodes"),
     ("fsf_ladder", ["elmo", "3"], "elmo"),
+    ("othello_ladder", ["games", "3"], "games"),
+    ("othello_ladder", ["anchor_level", "3"], "anchor_level"),
+    ("othello_ladder", ["levels", "[1, 6]"], "levels"),
+    ("othello_ladder", ["opening_plies", "0"], "opening_plies"),
+    ("othello_ladder", ["learned", '{"random": "x.npz"}'], "learned"),
 ])
 def test_a_bad_size_or_relation_is_one_error_naming_the_field(experiment, params, field,
                                                                tmp_path, capsys, no_run):

@@ -22,6 +22,7 @@ REPORT_FILES = {
     "elmo_shogi": ["curves.csv", "final.csv", "matches.csv", "teacher_summary.json", "verdict.md"],
     "bonanza_shogi": ["history.csv", "summary.csv", "piece_values.csv", "matches.csv"],
     "fsf_ladder": ["ladder.csv", "ratings.csv", "ladder.png"],
+    "othello_ladder": ["ladder.csv", "ratings.csv", "ladder.png"],
     "pgleaf": ["training.csv", "round_robin.csv", "gauntlet.csv", "curves.csv", "elo.csv",
                "tables.md"],
 }

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gamelib.experiments import fsf_ladder as F
+from gamelib.experiments import fsf_ladder as F, ladder as L
 from gamelib.minishogi import Position
 from gamelib.play import engine_match as M
 from gamelib.play.stats import ELO_PER_NAT, elo_difference
@@ -114,6 +114,6 @@ def test_players_of_equal_rating_keep_their_listed_order(monkeypatch, noise):
 
     fitted = Fitted()
     fitted.players, fitted.elo = tuple(players), elo
-    monkeypatch.setattr(F, "bradley_terry", lambda *args, **kwargs: fitted)
+    monkeypatch.setattr(L, "bradley_terry", lambda *args, **kwargs: fitted)
     _, frame = F._ratings({}, players, "fsf-1000", {"prior_draws": 0.0})
     assert list(frame["player"]) == players
