@@ -5,10 +5,18 @@ Submodules
 :mod:`gamelib.learn.bonanza`
     The Bonanza method (comparison training from expert moves): objective J(P, v), its gradient
     through the principal-variation leaves, the piece-value-sum constraint and the L1 term.
+:mod:`gamelib.learn.bonanza_positions`, :mod:`gamelib.learn.bonanza_search`, :mod:`gamelib.learn.bonanza_steps`
+    The Bonanza learner written once over the game protocol: positions of game records with
+    the expert's move, every legal move searched to its PV leaf with the leaves' cache and the
+    block sums of J and its gradient, batch and mini-batch steps with the PV recomputed every
+    k steps.
 :mod:`gamelib.learn.bonanza_shogi`
     The Bonanza method on 5×5 shogi: the positions of game records
-    (:mod:`gamelib.minishogi.records`), every legal move of a record position searched to its
-    PV leaf, batch and mini-batch learning with the PV recomputed every k steps.
+    (:mod:`gamelib.minishogi.records`), its units, piece-value constraints and L1 mask over the
+    shared learner.
+:mod:`gamelib.learn.bonanza_othello`, :mod:`gamelib.learn.wthor_positions`
+    The Bonanza method on Othello: the loss's slope in its evaluation's units and the
+    constraint that fixes the evaluation's scale; the professionals' positions of WTHOR.
 :mod:`gamelib.learn.bonanza_bench`
     Benchmark of the Bonanza learner (positions/s searched, with gradient, from cached leaves).
 :mod:`gamelib.learn.elmo`

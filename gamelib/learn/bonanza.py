@@ -15,7 +15,9 @@ its MyST labels in brackets), after Hoki (2006) and Hoki & Kaneko (2014):
 * (8) [bonanza-constraint], (9) [bonanza-lagrange], (10) [bonanza-sign-step] the piece-value-sum
   constraint ``g(v) = Σ_{i∈Π} v_i − C = 0`` with its Lagrange multiplier: the mean of the
   piece-value partial derivatives for a gradient step (an exact projection onto the constraint
-  plane), their median for Bonanza's sign step;
+  plane), their median for Bonanza's sign step (:class:`PieceValueConstraint`; with coefficients,
+  ``g(v) = Σ_{i∈Π} c_i v_i − C``, for an evaluation without piece values:
+  :class:`LinearConstraint`);
 * (11) [bonanza-l1] the L1 term ``w₁ Σ_{i∈R} |v_i|`` and its subgradient (or its proximal step).
 
 Conventions
@@ -39,6 +41,7 @@ take their place.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,7 +56,7 @@ __all__ = [
     "t_loss", "t_loss_derivative",
     "ComparisonSet", "MinimaxTrees",
     "objective", "objective_and_gradient", "move_agreement",
-    "PieceValueConstraint", "l1_penalty", "l1_subgradient", "soft_threshold",
+    "PieceValueConstraint", "LinearConstraint", "l1_penalty", "l1_subgradient", "soft_threshold",
     "descent_step", "fit", "synthetic_minimax_trees",
 ]
 
@@ -532,6 +535,114 @@ class PieceValueConstraint:
         """``∂(J − λ₀ g)/∂v``: the gradient with λ₀ subtracted on Π (eq. 9)."""
         g = np.array(gradient, dtype=np.float64)
         g[self.indices] -= self.multiplier(g, update)
+        return g
+
+
+@dataclass(frozen=True)
+class LinearConstraint:
+    """Keep a weighted sum of the weights fixed: ``g(v) = Σ_{i∈Π} c_i v_i − C = 0``.
+
+    Eq. (8) with coefficients; :class:`PieceValueConstraint` is the case ``c_i = 1``. For an
+    evaluation without piece values the scale can be fixed along any direction c of the weights
+    (Othello's: :mod:`gamelib.learn.bonanza_othello`). A step keeps g unchanged as eqs. (9) and
+    (10) do, with ``∂g/∂v_i = c_i`` in place of 1:
+
+    * gradient step: ``λ₀ = Σ c_i G_i / Σ c_i²``, so that ``G − λ₀ c`` is the gradient's
+      orthogonal projection onto the plane g = 0 (eq. 9);
+    * sign step: λ₀ the median of ``G_i / c_i`` weighted by ``|c_i|``, so that
+      ``Σ_i c_i sgn(G_i − λ₀ c_i) = Σ_i |c_i| sgn(G_i / c_i − λ₀)`` is as near 0 as the sign
+      step allows: the weighted form of eq. (10)'s median (the plain median when every
+      ``c_i = 1``).
+
+    The sums of g and of ``Σ c_i²`` are correctly rounded (``math.fsum``), the same on every CPU.
+    The class has :class:`PieceValueConstraint`'s methods, so :func:`descent_step` and the
+    search-based learners (:func:`gamelib.learn.bonanza_steps.learn_steps`) take either.
+
+    Parameters
+    ----------
+    indices : array of int
+        Π (distinct, non-empty).
+    coefficients : array of float
+        c_i for i ∈ Π, finite and non-zero.
+    total : float
+        C.
+    """
+
+    indices: np.ndarray
+    coefficients: np.ndarray
+    total: float
+
+    def __post_init__(self):
+        idx = np.asarray(self.indices)
+        c = np.asarray(self.coefficients, dtype=np.float64)
+        if idx.ndim != 1 or idx.size == 0 or not np.issubdtype(idx.dtype, np.integer):
+            raise ValueError("constraint indices must be a non-empty 1-D integer array")
+        if np.unique(idx).size != idx.size:
+            raise ValueError("constraint indices must be distinct")
+        if idx.min() < 0:
+            raise ValueError(f"constraint index {int(idx.min())} is negative")
+        if c.shape != idx.shape:
+            raise ValueError(f"one coefficient per index: {c.shape} for {idx.shape}")
+        if not np.all(np.isfinite(c)) or np.any(c == 0.0):
+            raise ValueError("constraint coefficients must be finite and non-zero")
+        if not np.isfinite(self.total):
+            raise ValueError(f"constraint total must be finite, got {self.total!r}")
+        object.__setattr__(self, "indices", idx.astype(np.int64))
+        object.__setattr__(self, "coefficients", c)
+        object.__setattr__(self, "total", float(self.total))
+
+    @classmethod
+    def keeping(cls, indices, coefficients, weights) -> "LinearConstraint":
+        """The constraint that keeps the current value of ``Σ c_i weights[i]``."""
+        idx = np.asarray(indices)
+        c = np.asarray(coefficients, dtype=np.float64)
+        w = np.asarray(weights, dtype=np.float64)
+        return cls(idx, c, math.fsum(c * w[idx]))
+
+    def _check(self, n: int) -> None:
+        if self.indices.max() >= n:
+            raise ValueError(f"constraint index {int(self.indices.max())} is outside the "
+                             f"{n} weights")
+
+    def value(self, weights) -> float:
+        """``Σ_{i∈Π} c_i v_i``."""
+        w = np.asarray(weights, dtype=np.float64)
+        self._check(w.size)
+        return math.fsum(self.coefficients * w[self.indices])
+
+    def violation(self, weights) -> float:
+        """g(v) of eq. (8)."""
+        return self.value(weights) - self.total
+
+    def project(self, weights) -> np.ndarray:
+        """The nearest point (Euclidean) on the plane g(v) = 0: ``v − g(v) c / Σ c_i²``."""
+        w = np.array(weights, dtype=np.float64)
+        c = self.coefficients
+        w[self.indices] -= (self.violation(w) / math.fsum(c * c)) * c
+        return w
+
+    def multiplier(self, gradient, update: str = "gradient") -> float:
+        """The Lagrange multiplier λ₀ that keeps g(v) unchanged by a step (class doc)."""
+        g = np.asarray(gradient, dtype=np.float64)
+        self._check(g.size)
+        c = self.coefficients
+        if update == "gradient":
+            return math.fsum(c * g[self.indices]) / math.fsum(c * c)
+        if update == "sign":
+            ratio = g[self.indices] / c
+            order = np.argsort(ratio, kind="stable")
+            cum = np.cumsum(np.abs(c)[order])
+            half = 0.5 * cum[-1]
+            k = int(np.searchsorted(cum, half))
+            if cum[k] == half and k + 1 < order.size:      # between two: their mean, as a median
+                return float(0.5 * (ratio[order[k]] + ratio[order[k + 1]]))
+            return float(ratio[order[k]])
+        raise ValueError(f"unknown update {update!r}; use 'gradient' or 'sign'")
+
+    def constrained_gradient(self, gradient, update: str = "gradient") -> np.ndarray:
+        """``∂(J − λ₀ g)/∂v``: the gradient with ``λ₀ c_i`` subtracted on Π."""
+        g = np.array(gradient, dtype=np.float64)
+        g[self.indices] -= self.multiplier(g, update) * self.coefficients
         return g
 
 
