@@ -26,7 +26,7 @@ saturates T (slope × 0.108 ≈ 19), as a rook against a pawn does in shogi; the
 below keeps the classic unit the unit of the learned evaluation, so the slope keeps its meaning
 as the weights move. Game-end scores of the search (±(1000 − plies)) saturate T. On 2,000
 training positions of the 1985–86 WTHOR games searched at depth 1 with the starting weights,
-the differences x have a median |x| of 0.0098 (0.6 of a disc) and 61 % of the comparisons have
+the differences x have a median ``|x|`` of 0.0098 (0.6 of a disc) and 61 % of the comparisons have
 0.05 < T < 0.95: the slope puts most comparisons where T still tells moves apart.
 
 The scale constraint

@@ -76,7 +76,7 @@ class BonanzaSettings:
     l1_step : {"subgradient", "proximal"}
     window : float or None
         Clip x to ±window in T, in evaluation units (None: the plain sigmoid).
-    search : SearchSettings
+    search : gamelib.learn.bonanza_search.SearchSettings
     chunk_size : int
         Positions per search job.
     """
