@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from gamelib.experiments import bonanza_shogi, elmo_shogi, fsf_ladder, othello_ladder
+from gamelib.experiments import (bonanza_othello, bonanza_shogi, elmo_shogi, fsf_ladder,
+                                 othello_ladder)
 from gamelib.experiments.bonanza_shogi.config import BonanzaConfig, bonanza_config
 from gamelib.experiments.cli import main
 from gamelib.experiments.config import ExperimentConfig
@@ -23,12 +24,15 @@ from gamelib.runtime.paths import results_dir
 #: name -> (its configuration's constructor, the module whose ``run_experiment`` runs it)
 EXPERIMENTS = {
     "bonanza_shogi": (bonanza_config, "gamelib.experiments.bonanza_shogi.report"),
+    "bonanza_othello": (bonanza_othello.bonanza_othello_config,
+                        "gamelib.experiments.bonanza_othello.report"),
     "elmo_shogi": (elmo_config, "gamelib.experiments.elmo_shogi"),
     "fsf_ladder": (ladder_config, "gamelib.experiments.fsf_ladder"),
     "othello_ladder": (othello_ladder.ladder_config, "gamelib.experiments.othello_ladder"),
 }
-PROFILES = {"bonanza_shogi": bonanza_shogi.PROFILES, "elmo_shogi": elmo_shogi.PROFILES,
-            "fsf_ladder": fsf_ladder.PROFILES, "othello_ladder": othello_ladder.PROFILES}
+PROFILES = {"bonanza_shogi": bonanza_shogi.PROFILES, "bonanza_othello": bonanza_othello.PROFILES,
+            "elmo_shogi": elmo_shogi.PROFILES, "fsf_ladder": fsf_ladder.PROFILES,
+            "othello_ladder": othello_ladder.PROFILES}
 COMMITTED = sorted(p for name in EXPERIMENTS
                    for p in results_dir("paper", name).glob("*/provenance.json"))
 
@@ -95,6 +99,8 @@ def no_run(monkeypatch):
     ("fsf_ladder", ["games", "3"], "games"),
     ("fsf_ladder", ["fsf_nodes", "[300]"], "fsf_nodes"),
     ("fsf_ladder", ["elmo", "3"], "elmo"),
+    ("bonanza_othello", ["match_games", "3"], "match_games"),
+    ("bonanza_othello", ["first_year", "2000", "-p", "last_year", "1999"], "first_year"),
     ("othello_ladder", ["games", "3"], "games"),
     ("othello_ladder", ["anchor_level", "3"], "anchor_level"),
     ("othello_ladder", ["levels", "[1, 6]"], "levels"),

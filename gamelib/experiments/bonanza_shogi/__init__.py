@@ -36,7 +36,9 @@ The report (``history.csv``, ``summary.csv``, ``piece_values.csv``, ``matches.cs
 resumes every stage and ends with the same numbers, whatever the number of workers.
 
 Modules: :mod:`~.config` (profiles, variants, the teacher), :mod:`~.data` (stages 1-2),
-:mod:`~.training`, :mod:`~.matches`, :mod:`~.report` (the whole run and its files).
+:mod:`~.training`, :mod:`~.matches`, :mod:`~.report` (the whole run and its files); what they
+share with the Othello experiment (:mod:`gamelib.experiments.bonanza_othello`) is
+:mod:`gamelib.experiments.bonanza_common`.
 """
 
 
@@ -45,7 +47,8 @@ from gamelib.experiments.bonanza_shogi.config import (GAMES_PER_BATCH, PROFILES,
 from gamelib.experiments.bonanza_shogi.data import (Split, finished_records, generate_records,
                                                     initial_theta, split)
 from gamelib.experiments.bonanza_shogi.matches import play_matches
-from gamelib.experiments.bonanza_shogi.report import (BonanzaReport, load_report, plot_curves,
+from gamelib.experiments.bonanza_common import plot_curves
+from gamelib.experiments.bonanza_shogi.report import (BonanzaReport, load_report,
                                                       plot_piece_values, run_experiment)
 from gamelib.experiments.bonanza_shogi.training import (HISTORY_COLUMNS, train_variant,
                                                         trained_theta)

@@ -9,10 +9,12 @@ import numpy as np
 
 from gamelib.evaluation import shogi as E
 from gamelib.runtime.driver import run_batched
-from gamelib.runtime.seeds import derive_rng, derive_seed
+from gamelib.runtime.seeds import derive_seed
 from gamelib.learn import bonanza_shogi as bs
+from gamelib.learn.bonanza_positions import split_by_game
 from gamelib.minishogi.records import FORMAT_NAME, format_record
 from gamelib.play.teacher_games import ExpertSettings, teacher_game
+from gamelib.experiments.bonanza_common import train_eval_sample
 from gamelib.experiments.bonanza_shogi.config import (GAMES_PER_BATCH, BonanzaConfig,
                                                       bonanza_config, teacher_settings)
 
@@ -101,19 +103,12 @@ class Split:
 
 
 def split(games, sizes, seed: int) -> Split:
-    """Hold out a seeded fraction of the games (see the module docstring)."""
-    positions = bs.RecordPositions(games)
-    n = len(games)
-    n_test = round(sizes["test_fraction"] * n)
-    test_games = np.sort(derive_rng(seed, "split").permutation(n)[:n_test])
-    in_test = np.isin(positions.game, test_games)
-    train = np.flatnonzero(~in_test)
-    seen = np.isin(positions.key, positions.key[train])
-    test = np.flatnonzero(in_test & ~seen)
-    k = min(sizes["n_train_eval"], train.size)
-    train_eval = np.sort(derive_rng(seed, "train_eval").choice(train, k, replace=False))
-    return Split(positions, train, test, train_eval, test_games,
-                 int(np.count_nonzero(in_test & seen)))
+    """Hold out a seeded fraction of the games (see the module docstring;
+    :func:`gamelib.learn.bonanza_positions.split_by_game`)."""
+    held = split_by_game(bs.RecordPositions(games), sizes["test_fraction"], seed)
+    return Split(held.positions, held.train, held.held_out,
+                 train_eval_sample(held.train, sizes["n_train_eval"], seed), held.held_out_games,
+                 held.dropped_seen)
 
 
 def initial_theta(seed: int) -> np.ndarray:

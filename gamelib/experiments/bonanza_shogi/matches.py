@@ -10,6 +10,7 @@ import numpy as np
 from gamelib.evaluation import shogi as E
 from gamelib.evaluation.reference import REFERENCE_QDEPTH
 from gamelib.runtime.seeds import derive_seed
+from gamelib.experiments.bonanza_common import match_rows
 
 
 # ----------------------------------------------------------------------------- 4. matches
@@ -17,11 +18,11 @@ def play_matches(folder, thetas: Mapping[str, np.ndarray], theta0, sizes, seed: 
                  workers=None, scheduler=None, progress=False):
     """Every variant against ``"initial"`` and ``"reference"``, and initial against reference;
     a frame with one row per pairing (the row player's record and
-    :func:`gamelib.play.stats.summarize`)."""
+    :func:`gamelib.play.stats.summarize`:
+    :func:`~gamelib.experiments.bonanza_common.match_rows`)."""
     import pandas as pd
 
     from gamelib.play.shogi import SearchPlayer, play_games, reference_player
-    from gamelib.play.stats import summarize
 
     budget = sizes["match_nodes"]
     players = {name: SearchPlayer(th, E.EVAL_LINEAR, node_budget=budget, qdepth=REFERENCE_QDEPTH)
@@ -31,12 +32,9 @@ def play_matches(folder, thetas: Mapping[str, np.ndarray], theta0, sizes, seed: 
     players["reference"] = reference_player(budget)
     pairings = [(v, opp) for v in thetas for opp in ("initial", "reference")]
     pairings.append(("initial", "reference"))
-    rows = []
-    if sizes["match_games"] > 0:
-        result = play_games(players, pairings, sizes["match_games"], derive_seed(seed, "matches"),
-                            opening_plies=sizes["match_opening_plies"], folder=Path(folder),
-                            workers=workers, scheduler=scheduler, progress=progress)
-        for a, b in pairings:
-            s = summarize(result.records[(a, b)])
-            rows.append({"player": a, "opponent": b, **s})
-    return pd.DataFrame(rows)
+    if sizes["match_games"] == 0:
+        return pd.DataFrame([])
+    result = play_games(players, pairings, sizes["match_games"], derive_seed(seed, "matches"),
+                        opening_plies=sizes["match_opening_plies"], folder=Path(folder),
+                        workers=workers, scheduler=scheduler, progress=progress)
+    return match_rows(result.records, pairings)

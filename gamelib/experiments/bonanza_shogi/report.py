@@ -16,6 +16,8 @@ from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
 from gamelib.learn import bonanza_shogi as bs
 from gamelib.minishogi.records import parse_records
+from gamelib.experiments.bonanza_common import (HEAD_INTEGERS, history_frame, summary_frame,
+                                                write_curves)
 from gamelib.experiments.bonanza_shogi.config import (PROFILES, BonanzaConfig, bonanza_config,
                                                       teacher_settings, variant_settings)
 from gamelib.experiments.bonanza_shogi.data import (Split, finished_records, generate_records,
@@ -73,38 +75,13 @@ def _records_summary(games, data: Split, sizes, seed) -> dict:
 
 
 def _summary(history, data: Split, theta0, sizes, map_fn):
-    import pandas as pd
-
-    last = history.groupby("variant", sort=False).tail(1)
-    rows = []
     search = bs.SearchSettings(depth=1, qdepth=sizes["qdepth"])
-    for name, th in (("initial", theta0), ("teacher", reference_theta())):
-        te = bs.evaluate(th, data.positions, data.test, search, map_fn=map_fn)
-        tr = bs.evaluate(th, data.positions, data.train_eval, search, map_fn=map_fn)
-        rows.append({"variant": name, "J_train": tr["J_per_position"],
-                     "agreement_train": tr["agreement"], "J_test": te["J_per_position"],
-                     "agreement_test": te["agreement"]})
+    others = [(name, bs.evaluate(th, data.positions, data.train_eval, search, map_fn=map_fn),
+               bs.evaluate(th, data.positions, data.test, search, map_fn=map_fn))
+              for name, th in (("initial", theta0), ("teacher", reference_theta()))]
     cols = ["variant", "epoch", "positions_searched", "J_train", "agreement_train", "J_test",
             "agreement_test", "piece_sum", "hand_sum", "nonzero_weights", "l1_norm"]
-    return pd.concat([last[cols], pd.DataFrame(rows)], ignore_index=True)
-
-
-def plot_curves(history, axes=None):
-    """Held-out J per position and agreement against positions searched, one line per variant."""
-    import matplotlib.pyplot as plt
-
-    if axes is None:
-        _, axes = plt.subplots(1, 2)
-    for k, (name, h) in enumerate(history.groupby("variant", sort=False)):
-        x = h.positions_searched / 1000.0
-        axes[0].plot(x, h.J_test, marker="o", ms=3, color=f"C{k}", label=name)
-        axes[1].plot(x, 100 * h.agreement_test, marker="o", ms=3, color=f"C{k}", label=name)
-    axes[0].set_ylabel("held-out J per position")
-    axes[1].set_ylabel("held-out move agreement (%)")
-    for ax in axes:
-        ax.set_xlabel("positions searched (thousands)")
-    axes[1].legend(fontsize=7)
-    return axes
+    return summary_frame(history, cols, others)
 
 
 def plot_piece_values(piece_values, ax=None):
@@ -131,8 +108,6 @@ def run_experiment(out, sizes: Mapping[str, Any] | BonanzaConfig, seed: int = 0,
     """Run (or resume) the four stages in ``out`` and return the :class:`BonanzaReport` (see the
     module docstring for the stages and files); ``sizes``: the configuration, or the sizes it is
     made from (:func:`~gamelib.experiments.bonanza_shogi.config.bonanza_config`)."""
-    import pandas as pd
-
     from gamelib.runtime.executor import Executor
 
     sizes = bonanza_config(sizes)
@@ -146,18 +121,14 @@ def run_experiment(out, sizes: Mapping[str, Any] | BonanzaConfig, seed: int = 0,
     games = parse_records(text, "records.txt")
     data = split(games, sizes, seed)
     theta0 = initial_theta(seed)
-    frames, thetas = [], {}
+    histories, thetas = {}, {}
     with folder.stage("training"):
         for variant in sizes["variants"]:
             res = train_variant(out / "train" / variant, variant, data, sizes, seed, records_sha,
                                 workers=workers, scheduler=scheduler, progress=progress)
             thetas[variant] = res.state["theta"]
-            f = pd.DataFrame(res.state["history"], columns=list(HISTORY_COLUMNS))
-            for c in ("epoch", "steps", "positions_searched", "nonzero_weights"):
-                f[c] = f[c].astype(np.int64)
-            f.insert(0, "variant", variant)
-            frames.append(f)
-    history = pd.concat(frames, ignore_index=True)
+            histories[variant] = res.state["history"]
+    history = history_frame(histories, HISTORY_COLUMNS, (*HEAD_INTEGERS, "nonzero_weights"))
     with folder.stage("matches"):
         matches = play_matches(out / "matches", thetas, theta0, sizes, seed, workers=workers,
                                scheduler=scheduler, progress=progress)
@@ -206,11 +177,8 @@ def _write_report(out: Path, report: BonanzaReport) -> None:
     write_csv(out, "matches.csv", report.matches)
     for name, th in report.thetas.items():
         E.save_theta(out / "theta" / f"{name}.npz", th)
+    write_curves(out / "curves.png", report.history)
     with matplotlib.rc_context({"figure.figsize": (9.6, 4.0)}):
-        fig, axes = plt.subplots(1, 2)
-        plot_curves(report.history, axes)
-        fig.tight_layout()
-        write_figure(fig, out / "curves.png")
         fig, ax = plt.subplots()
         plot_piece_values(report.piece_values, ax)
         fig.tight_layout()
