@@ -67,8 +67,8 @@ expert move is strictly the best after the search) on any positions, e.g. held-o
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Callable, Sequence
+from dataclasses import dataclass
+from typing import Callable, ClassVar, Sequence
 
 import numpy as np
 
@@ -182,63 +182,32 @@ CONSTRAINTS = ("material", "hand", "none")
 
 
 @dataclass(frozen=True)
-class BonanzaSettings:
-    """One learner of the Bonanza method.
+class BonanzaSettings(_steps.BonanzaSettings):
+    """One learner of the Bonanza method on 5×5 shogi: the game-neutral
+    :class:`gamelib.learn.bonanza_steps.BonanzaSettings` (batch size, refresh, step, update, L1,
+    window, chunk size; ``l1_weight`` applies to every weight but the material weights here,
+    R = the positional weights, whichever constraint) with shogi's search settings and its
+    piece-value constraint.
 
     Attributes
     ----------
-    batch_size : int or None
-        Positions per step; None: all of them (batch learning, Bonanza's original).
-    refresh_every : int
-        k: the PV leaves are recomputed every k steps (for the positions of the next k steps).
-    learning_rate : float
-        η: ``v ← v − η × (mean gradient per position)`` (gradient steps), or the step h in
-        evaluation units (sign steps).
-    update : {"gradient", "sign"}
+    search : SearchSettings
+        This module's (the rules' game-length cap by default).
     constraint : {"material", "hand", "none"}
         Keep the sum of the material weights (board and hand, both halves of the layout)
         fixed, or of the hand weights only (the sources' "sum of the hand pieces' values",
         eq. (8)), or nothing.
-    l1_weight : float
-        w₁ of eq. (11), per training position (the objective is ``J/N + w₁ Σ_R |v_i|``), on every
-        weight but the material weights (R: the positional weights, whichever constraint).
-    l1_step : {"subgradient", "proximal"}
-    window : float or None
-        Clip x to ±window in T (None: the sources' plain sigmoid).
-    search : SearchSettings
-    chunk_size : int
-        Positions per search job.
     """
 
-    batch_size: int | None = None
-    refresh_every: int = 1
-    learning_rate: float = 1e-3
-    update: str = "gradient"
-    constraint: str = "hand"
-    l1_weight: float = 0.0
-    l1_step: str = "subgradient"
-    window: float | None = None
     search: SearchSettings = SearchSettings()
-    chunk_size: int = 64
+    constraint: str = "hand"
+
+    SEARCH_TYPE: ClassVar[type] = SearchSettings
 
     def __post_init__(self):
         if self.constraint not in CONSTRAINTS:
             raise ValueError(f"unknown constraint {self.constraint!r}; use one of {CONSTRAINTS}")
-        _steps.check_learner_settings(self, SearchSettings)
-
-    def as_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "BonanzaSettings":
-        d = dict(d)
-        if isinstance(d.get("search"), dict):
-            d["search"] = SearchSettings(**d["search"])
-        return cls(**d)
-
-    def steps_per_epoch(self, n: int) -> int:
-        """Steps that use every training position once (1 in batch mode)."""
-        return _steps.steps_per_epoch(self, n)
+        super().__post_init__()
 
 
 def material_indices(which: str = "material") -> np.ndarray:

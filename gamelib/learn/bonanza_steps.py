@@ -21,7 +21,8 @@ the step, the sums only on the positions, so θ does not depend on the number of
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Callable
+from functools import lru_cache
+from typing import Callable, ClassVar
 
 import numpy as np
 
@@ -91,8 +92,11 @@ class BonanzaSettings:
     search: SearchSettings = SearchSettings()
     chunk_size: int = 64
 
+    #: The type ``search`` must have (a game's binding may ask for its own settings class).
+    SEARCH_TYPE: ClassVar[type] = SearchSettings
+
     def __post_init__(self):
-        check_learner_settings(self)
+        check_learner_settings(self, self.SEARCH_TYPE)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -101,7 +105,7 @@ class BonanzaSettings:
     def from_dict(cls, d: dict) -> "BonanzaSettings":
         d = dict(d)
         if isinstance(d.get("search"), dict):
-            d["search"] = SearchSettings(**d["search"])
+            d["search"] = cls.SEARCH_TYPE(**d["search"])
         return cls(**d)
 
     def steps_per_epoch(self, n: int) -> int:
@@ -124,8 +128,16 @@ def step_batch(t: int, n: int, settings, seed: int) -> np.ndarray:
         return np.arange(n)
     e, j = divmod(t, spe)
     b = settings.batch_size
-    perm = derive_rng(seed, "epoch", e).permutation(n)
-    return np.sort(perm[j * b:(j + 1) * b])
+    return np.sort(_epoch_permutation(seed, e, n)[j * b:(j + 1) * b])
+
+
+@lru_cache(maxsize=2)
+def _epoch_permutation(seed: int, epoch: int, n: int) -> np.ndarray:
+    """The permutation of epoch ``epoch`` (read-only), drawn once per epoch rather than once per
+    step: on millions of positions drawing it took longer than a step's search."""
+    perm = derive_rng(seed, "epoch", epoch).permutation(n)
+    perm.flags.writeable = False
+    return perm
 
 
 def learn_steps(theta, positions: ExpertPositions, train_ids, settings, first_step: int,
