@@ -35,9 +35,9 @@ PROFILES = {
               "batch_size": 2000, "learning_rate": 3e-4, "l1_weight": 0.05, "search_depth": 1,
               "n_train_eval": 2000, "variants": list(_VARIANTS), "match_games": 20,
               "match_nodes": 500, "match_opening_plies": 4, "match_noise_std": _NOISE},
-    "paper": {"first_year": 1977, "last_year": 2020, "test_fraction": 0.05, "n_epochs": 5,
+    "paper": {"first_year": 1977, "last_year": 2020, "test_fraction": 0.05, "n_epochs": 2,
               "batch_size": 10_000, "learning_rate": 3e-4, "l1_weight": 0.05, "search_depth": 1,
-              "n_train_eval": 50_000, "variants": list(_VARIANTS), "match_games": 200,
+              "n_train_eval": 50_000, "variants": list(_VARIANTS), "match_games": 100,
               "match_nodes": 5000, "match_opening_plies": 4, "match_noise_std": _NOISE},
 }
 
