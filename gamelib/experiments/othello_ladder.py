@@ -12,11 +12,16 @@ plays, with :mod:`gamelib.play.othello_match` (every move checked by our rules, 
   :class:`gamelib.play.games.SearchPlayer` under ``node_budget`` nodes a move -- the search every
   learned evaluation of the book plays with), ``positional`` (αβ to 2 plies over the classic
   square weights), ``greedy`` (the most discs after the move), ``random``, and the evaluations of
-  ``learned`` (``{name: parameter file}``: a linear evaluation saved by
-  :func:`gamelib.games.othello.save_theta`, searched as ``classic``, or the value network of
-  the Othello value chapter, ``gamelib:mlp``, searched the same way; :func:`learned_spec`). The
-  paper profile's are the PGLeaf study's four learners on Othello after 100,000 self-play games
-  (the first training run of each, at the unit c) and the value network. Every player is given the same ``node_budget``; only the searched
+  ``learned`` (``{name: parameter file or folder}``: a linear evaluation saved by
+  :func:`gamelib.games.othello.save_theta`, searched as ``classic``; the value network of the
+  Othello value chapter, ``gamelib:mlp``, searched the same way; or, for a finished run folder
+  of that chapter, its value table with its network where the table has no entry,
+  ``gamelib:table``, the table rebuilt from the WTHOR records at run time;
+  :func:`learned_spec`). The paper profile's are the PGLeaf study's four learners on Othello
+  after 100,000 self-play games (the first training run of each, at the unit c), the value
+  network and the value table (``table``: the committed run ``data/results/paper/othello_value``,
+  whose table -- its 111,775 training games, 4.5 million positions -- is built in about 15 s in
+  each process that plays it). Every player is given the same ``node_budget``; only the searched
   ones (``classic`` and ``learned``) use it;
 * GRhino at each level against the next level, to tie its rungs together.
 
@@ -82,7 +87,8 @@ PROFILES = {
     "paper": {"levels": [1, 2, 3, 4], "anchor_level": 1, "node_budget": 5000,
               "learned": {f"{a}-100k": f"{_PGLEAF}/{a}_mdp_0_100000.npz"
                           for a in ("pgleaf", "tdleaf", "reinforce", "td")}
-              | {"mlp": "data/results/paper/othello_value/mlp.npz"},
+              | {"mlp": "data/results/paper/othello_value/mlp.npz",
+                 "table": "data/results/paper/othello_value"},
               "games": 40, "opening_plies": 4, "prior_draws": 0.5},
 }
 
@@ -129,10 +135,13 @@ def players(sizes: Mapping[str, Any]) -> dict[str, O.OthelloPlayerSpec]:
 
 
 def learned_spec(path) -> str:
-    """The player of a learned evaluation's file, by what it holds: ``gamelib:linear=FILE`` for
-    Othello's linear evaluation (:func:`gamelib.games.othello.load_theta`), else
-    ``gamelib:mlp=FILE`` (the value network; a file that is neither is refused, naming it, when
-    the player is made)."""
+    """The player of a learned evaluation's file or folder, by what it holds:
+    ``gamelib:table=FOLDER`` for a folder (a finished othello_value run: its value table with its
+    network as the fallback), ``gamelib:linear=FILE`` for Othello's linear evaluation
+    (:func:`gamelib.games.othello.load_theta`), else ``gamelib:mlp=FILE`` (the value network; a
+    file or folder that is none of them is refused, naming it, when the player is made)."""
+    if Path(path).is_dir():
+        return f"{O.GAMELIB_PREFIX}table={path}"
     try:
         othello_rules.load_theta(path)
     except ValueError:
@@ -168,9 +177,10 @@ class OthelloLadderConfig(ExperimentConfig):
     node_budget : int
         Nodes a move of the searched players (``classic`` and ``learned``).
     learned : tuple of (str, str)
-        ``(name, parameter file)`` pairs (files relative to the repository, checked when the
-        ladder runs); given as a mapping ``{name: file}``. The names are distinct from our other
-        players' and from GRhino's rungs.
+        ``(name, parameter file or folder)`` pairs (relative to the repository, checked when the
+        ladder runs; a folder is a finished othello_value run, played as its value table,
+        :func:`learned_spec`); given as a mapping ``{name: file}``. The names are distinct from
+        our other players' and from GRhino's rungs.
     games : int
         Games per pairing, even (each opening is played with both colours).
     opening_plies : int
@@ -251,8 +261,9 @@ def ladder_config(sizes: Mapping[str, Any]) -> OthelloLadderConfig:
 
 def _check_learned_files(sizes: OthelloLadderConfig) -> None:
     for name, path in sizes.learned:
-        if not (ROOT / path).is_file():
-            raise FileNotFoundError(f"learned player {name!r}: no parameter file {ROOT / path}")
+        if not (ROOT / path).is_file() and not (ROOT / path).is_dir():
+            raise FileNotFoundError(f"learned player {name!r}: no parameter file or run folder "
+                                    f"{ROOT / path}")
 
 
 def run_experiment(out, sizes: Mapping[str, Any] | OthelloLadderConfig, seed: int = 0, *,

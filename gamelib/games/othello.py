@@ -40,7 +40,7 @@ its history row are the square (64 the pass); there is no repetition (``HAS_REPE
 ``repetition`` always ONGOING); a position packs into its two bitboards and the colour to move.
 
 Evaluation kinds (``EVAL_KINDS``): :data:`~gamelib.games.protocol.EVAL_LINEAR` (1), the linear
-evaluation above, and :data:`EVAL_MLP` (2), the Othello value-network paper's multilayer
+evaluation above, :data:`EVAL_MLP` (2), the Othello value-network paper's multilayer
 perceptron (:mod:`gamelib.othello.mlp`; the paper's Fig. 3 layout 64 → 128 → 256 → 64 → 1),
 
 .. math::
@@ -76,9 +76,48 @@ the forward pass of :meth:`~gamelib.othello.mlp.MLP.predict`: its sums run in a 
 the network's own float type (no BLAS), so the value is bit for bit the network's on every CPU.
 A ``float32`` pair of finite numbers is a finite ``float64``, so the packed θ passes the
 players' finiteness checks.
+
+:data:`EVAL_TABLE` (3) is the same paper's value table (:mod:`gamelib.othello.value_table`,
+eqs. 1–3): :math:`v = v_b(s)`, Black's win rate among the recorded games through ``s``, where
+the table has the position, and elsewhere the fallback network's :math:`v_\\theta(s)` (or
+:math:`v = 1/2`, a score of 0, without one), turned into the side to move's score as above --
+the ``table`` evaluation of :mod:`gamelib.othello.search`, bit for bit (that evaluation reads a
+network's parameters as ``float32``, as the paper's network is; a ``float64`` fallback is
+evaluated in ``float64`` here, as by :data:`EVAL_MLP`). Table and network travel
+together as one θ (:func:`pack_table`, read back by :func:`unpack_table`, checked by
+:func:`check_table_theta`), with ``S`` hash slots and ``R`` rows:
+
+=================================  ========================================================
+``θ[0]``                           :data:`TABLE_TAG` (a packed table)
+``θ[1]``                           ``S``, the number of slots: a power of two above ``R``
+``θ[2]``                           ``R``, the number of rows (distinct positions)
+``θ[3]``                           ``M``, the length of the packed fallback network (0:
+                                   none)
+``θ[4:4 + S]``                     the slots of the table's open-addressing index: a row,
+                                   or -1 for an empty slot
+``θ[4 + S + 4r:8 + S + 4r]``       row ``r``'s key: the black bitboard's high and low 32
+                                   bits, then the white bitboard's, each half an integer
+                                   below ``2**32``
+``θ[4 + S + 4R + r]``              row ``r``'s :math:`v_b(s)`
+``θ[4 + S + 5R:]``                 the fallback network, packed by :func:`pack_mlp` (``M``
+                                   entries)
+=================================  ========================================================
+
+The slots, rows and values are those of the table's
+:meth:`~gamelib.othello.value_table.ValueTable.kernel_args`, so a position is probed from the
+same slot (the splitmix64 hash of its bitboards) along the same linear probe as
+:func:`~gamelib.othello.value_table.table_value` and finds the same value. The keys travel as
+halves because a bitboard's 64 bits, read as a ``float64``, are not always a finite number
+(about one key in 170 of the value chapter's table would be a NaN or an infinity), and every
+entry of θ must be finite for the players. A check of a packed table reads all of it (its
+index, keys, values and network), so :func:`check_table_theta` checks a given array once and
+remembers it: an array changed in place after its first check is not checked again (pack a
+new one).
 """
 
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 from numba import njit
@@ -88,6 +127,7 @@ from gamelib.othello.board import MAX_GAME_PLIES
 from gamelib.othello.mlp import ENCODINGS as _ENCODINGS
 from gamelib.othello.mlp import MLP, mlp_value
 from gamelib.othello.squares import SQUARE_NAMES
+from gamelib.othello.value_table import ValueTable
 from gamelib.othello.value_table import _hash as _pair_hash
 from gamelib.runtime.bits import cttz as _cttz
 from gamelib.runtime.index import unsigned as _u
@@ -105,7 +145,8 @@ __all__ = ["start", "with_room", "move_text", "parse_move", "initial_theta", "ch
            "pack_position", "room", "leaf_features", "evaluate_and_features", "prepare_weights",
            "bonus_counts", "MOVE_INDEX_SIZE", "HAS_REPETITION", "N_WEIGHTS", "HAS_BONUS",
            "TEMPO_INDEX", "SIDE_HALF", "EVAL_MLP", "EVAL_KINDS", "MLP_TAG", "pack_mlp", "unpack_mlp",
-           "check_mlp_theta", "packed_mlp_value", "evaluate_mlp"]
+           "check_mlp_theta", "packed_mlp_value", "evaluate_mlp", "EVAL_TABLE", "TABLE_TAG", "pack_table",
+           "unpack_table", "check_table_theta", "packed_table_value", "evaluate_table"]
 
 MAX_MOVES = 64
 N_FEATURES = _features.N_FEATURES
@@ -135,6 +176,13 @@ EVAL_MLP = 2
 #: The first entry of a network packed by :func:`pack_mlp` (the ASCII code of ``MLP1``).
 MLP_TAG = 0x4D4C5031
 _MLP_HEADER = 5   # θ[0:5 + L]: tag, encoding, bytes per parameter, L, the L widths, n
+#: The evaluation kind of the value table (module doc).
+EVAL_TABLE = 3
+#: The first entry of a table packed by :func:`pack_table` (the ASCII code of ``TAB1``).
+TABLE_TAG = 0x54414231
+_TABLE_HEADER = 4   # θ[0:4]: tag, S slots, R rows, M entries of the fallback network
+_HALF = np.uint64(32)
+_LOW = np.uint64(0xFFFFFFFF)
 
 
 def new_state(black: int, white: int, black_to_move: bool, game_ply: int = 0) -> np.ndarray:
@@ -254,10 +302,150 @@ def check_mlp_theta(theta, name: str = "theta") -> np.ndarray:
     return np.ascontiguousarray(theta, dtype=np.float64)
 
 
+def pack_table(table: ValueTable, fallback: MLP | None = None) -> np.ndarray:
+    """The value table ``table`` (:class:`gamelib.othello.value_table.ValueTable`) and the network
+    ``fallback`` it falls back on where it has no entry (:class:`gamelib.othello.mlp.MLP`, or None:
+    a score of 0 there) as the ``float64`` vector θ of :data:`EVAL_TABLE` (the module doc's
+    table; ``ValueError`` for anything else)."""
+    if not isinstance(table, ValueTable):
+        raise ValueError(f"pack_table needs a gamelib.othello.value_table.ValueTable, got "
+                         f"{type(table).__name__}")
+    if fallback is not None and not isinstance(fallback, MLP):
+        raise ValueError(f"pack_table's fallback must be a gamelib.othello.mlp.MLP or None, got "
+                         f"{type(fallback).__name__}")
+    slots, keys_b, keys_w, v_b = table.kernel_args()
+    net = np.zeros(0) if fallback is None else pack_mlp(fallback)
+    n_slots, n_rows = slots.size, keys_b.size
+    theta = np.empty(_TABLE_HEADER + n_slots + 5 * n_rows + net.size, dtype=np.float64)
+    theta[:_TABLE_HEADER] = (TABLE_TAG, n_slots, n_rows, net.size)
+    at = _TABLE_HEADER
+    theta[at:at + n_slots] = slots
+    keys = theta[at + n_slots:at + n_slots + 4 * n_rows].reshape(n_rows, 4)
+    for j, key in enumerate((keys_b, keys_w)):
+        keys[:, 2 * j] = key >> _HALF
+        keys[:, 2 * j + 1] = key & _LOW
+    at += n_slots + 4 * n_rows
+    theta[at:at + n_rows] = v_b
+    theta[at + n_rows:] = net
+    return theta
+
+
+def _table_parts(theta, name: str):
+    """The header and the four parts of a packed table, checked (:func:`unpack_table`)."""
+    try:
+        arr = np.ascontiguousarray(theta, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a vector of numbers (a table packed by "
+                         "gamelib.games.othello.pack_table)") from None
+    if arr.ndim != 1 or arr.size <= _TABLE_HEADER or arr[0] != TABLE_TAG:
+        hint = (f": a linear evaluation's θ ({N_FEATURES} parameters) is not a table"
+                if arr.ndim == 1 and arr.size == N_FEATURES
+                else ": it is a value network packed by pack_mlp (the kind EVAL_MLP)"
+                if arr.ndim == 1 and arr.size and arr[0] == MLP_TAG else "")
+        raise ValueError(f"{name} is not a value table packed by gamelib.games.othello.pack_table "
+                         f"(its first entry is not TABLE_TAG){hint}")
+    header = arr[1:_TABLE_HEADER]
+    if not np.all((header >= 0) & (header <= 2**40) & (header == np.floor(header))):
+        raise ValueError(f"{name}: a packed table's sizes must be integers >= 0")
+    n_slots, n_rows, n_net = (int(x) for x in header)
+    if n_slots <= n_rows or n_slots & (n_slots - 1):
+        raise ValueError(f"{name}: a packed table's number of slots ({n_slots}) must be a power of "
+                         f"two above its number of rows ({n_rows})")
+    if arr.size != _TABLE_HEADER + n_slots + 5 * n_rows + n_net:
+        raise ValueError(f"{name}: a packed table's header does not match its length "
+                         f"({arr.size} entries)")
+    at = _TABLE_HEADER
+    slots = arr[at:at + n_slots]
+    keys = arr[at + n_slots:at + n_slots + 4 * n_rows].reshape(n_rows, 4)
+    at += n_slots + 4 * n_rows
+    v_b, net = arr[at:at + n_rows], arr[at + n_rows:]
+    filled = slots >= 0
+    if (not np.all((slots >= -1) & (slots < n_rows) & (slots == np.floor(slots)))
+            or np.count_nonzero(filled) != n_rows
+            or np.any(np.bincount(slots[filled].astype(np.int64), minlength=n_rows) != 1)):
+        raise ValueError(f"{name}: a packed table's slots must hold each row once (-1 elsewhere)")
+    if not np.all((keys >= 0) & (keys <= 0xFFFFFFFF) & (keys == np.floor(keys))):
+        raise ValueError(f"{name}: a packed table's keys must be halves of bitboards, integers in "
+                         "[0, 2**32)")
+    if not np.all((v_b >= 0.0) & (v_b <= 1.0)):
+        raise ValueError(f"{name}: a packed table's values must be win rates in [0, 1]")
+    return arr, slots, keys, v_b, net
+
+
+def _join(keys, j) -> np.ndarray:
+    """Column pair ``j`` (0 black, 1 white) of the key halves as ``uint64`` bitboards."""
+    return (keys[:, 2 * j].astype(np.uint64) << _HALF) | keys[:, 2 * j + 1].astype(np.uint64)
+
+
+@njit(cache=True, inline="always")
+def _key(theta, at):
+    """The bitboard whose high and low 32 bits are ``theta[at]`` and ``theta[at + 1]``."""
+    return (np.uint64(theta[at]) << _HALF) | np.uint64(theta[at + 1])
+
+
+@njit(cache=True)
+def _first_unfound_row(theta):
+    """The first row of a packed table (checked by :func:`_table_parts`) that its own probe does
+    not reach -- an empty slot, or another row with its key, comes first -- or -1."""
+    n_slots = np.int64(theta[1])
+    mask = np.uint64(n_slots - 1)
+    keys = _TABLE_HEADER + n_slots
+    for row in range(np.int64(theta[2])):
+        b = _key(theta, keys + 4 * row)
+        w = _key(theta, keys + 4 * row + 2)
+        i = _pair_hash(b, w) & mask
+        while True:
+            at = np.int64(theta[_TABLE_HEADER + np.int64(i)])
+            if at == row:
+                break
+            if at < 0 or (_key(theta, keys + 4 * at) == b and _key(theta, keys + 4 * at + 2) == w):
+                return row
+            i = (i + _U1) & mask
+    return -1
+
+
+def unpack_table(theta, name: str = "theta"):
+    """The table and network packed in ``theta`` by :func:`pack_table`: ``((slots, keys_black,
+    keys_white, v_b), fallback)``, the arrays of
+    :meth:`gamelib.othello.value_table.ValueTable.kernel_args` (the same values, bit for bit)
+    and the :class:`gamelib.othello.mlp.MLP` or None; ``ValueError`` naming what is wrong (a vector that is not a packed table, such as a
+    linear evaluation's θ or a packed network; a damaged header; slots that do not hold each row
+    once or do not lead to it; keys that are not halves of disjoint bitboards; values outside
+    [0, 1]; a damaged network)."""
+    arr, slots, keys, v_b, net = _table_parts(theta, name)
+    keys_b, keys_w = _join(keys, 0), _join(keys, 1)
+    if np.any(keys_b & keys_w):
+        raise ValueError(f"{name}: a packed table's key has a square both black and white")
+    row = _first_unfound_row(arr)
+    if row >= 0:
+        raise ValueError(f"{name}: a packed table's slots do not lead to row {row} (a damaged "
+                         "index, or a key twice)")
+    fallback = unpack_mlp(net, f"{name}: its fallback network") if net.size else None
+    return (slots.astype(np.int64), keys_b, keys_w, v_b.copy()), fallback
+
+
+#: The packed tables :func:`check_table_theta` has checked, by ``id`` (module doc).
+_CHECKED_TABLES: "weakref.WeakValueDictionary[int, np.ndarray]" = weakref.WeakValueDictionary()
+
+
+def check_table_theta(theta, name: str = "theta") -> np.ndarray:
+    """``theta`` as the contiguous ``float64`` vector of a table packed by :func:`pack_table`
+    (what :data:`EVAL_TABLE` reads), or ``ValueError`` naming what is wrong
+    (:func:`unpack_table`). The whole of a given array is checked once (module doc)."""
+    if isinstance(theta, np.ndarray) and _CHECKED_TABLES.get(id(theta)) is theta:
+        return theta
+    unpack_table(theta, name)
+    arr = np.ascontiguousarray(theta, dtype=np.float64)
+    if arr is theta:
+        _CHECKED_TABLES[id(arr)] = arr
+    return arr
+
+
 #: The evaluation kinds of ``evaluate_kind`` (:mod:`gamelib.games.protocol`): the linear
-#: evaluation and the value network.
+#: evaluation, the value network and the value table.
 EVAL_KINDS = {EVAL_LINEAR: EvalKind("linear", check_theta),
-              EVAL_MLP: EvalKind("mlp", check_mlp_theta)}
+              EVAL_MLP: EvalKind("mlp", check_mlp_theta),
+              EVAL_TABLE: EvalKind("table", check_table_theta)}
 
 
 def with_room(s: np.ndarray, plies: int) -> np.ndarray:
@@ -539,11 +727,60 @@ def evaluate_mlp(s, theta):
     return 2.0 * (1.0 - packed_mlp_value(theta, o, p)) - 1.0
 
 
+@njit(cache=True)
+def packed_table_value(theta, black, white):
+    """:math:`v_b(s)` of the board ``(black, white)`` (``uint64`` bitboards) in the table packed in
+    ``theta`` (:func:`pack_table`), or -1.0 when the table does not have it: the probe of
+    :func:`gamelib.othello.value_table.table_value` over the packed slots and keys. ``theta``
+    must pass :func:`check_table_theta` (an empty slot ends every probe)."""
+    n_slots = np.int64(theta[1])
+    mask = np.uint64(n_slots - 1)
+    keys = _TABLE_HEADER + n_slots
+    i = _pair_hash(black, white) & mask
+    while True:
+        row = np.int64(theta[_TABLE_HEADER + np.int64(i)])
+        if row < 0:
+            return -1.0
+        at = keys + 4 * row
+        if _key(theta, at) == black and _key(theta, at + 2) == white:
+            return theta[keys + 4 * np.int64(theta[2]) + row]
+        i = (i + _U1) & mask
+
+
+@njit(cache=True, _nrt=True)
+def _fallback_value(theta, black, white):
+    """The fallback network's :math:`v_\\theta(s)` of a packed table with one
+    (:func:`packed_mlp_value` of its last ``M`` entries, ``M > 0``)."""
+    return packed_mlp_value(theta[theta.shape[0] - np.int64(theta[3]):], black, white)
+
+
+@kernel
+def evaluate_table(s, theta):
+    """The value table's score for the side to move, :math:`2 v - 1` with :math:`v` the side to
+    move's win rate: :func:`packed_table_value` where the table has the position, else the
+    fallback network (module doc); the ``table`` evaluation of :mod:`gamelib.othello.search`."""
+    p, o = _pair(s)
+    black_to_move = side_to_move(s) == 0
+    black = p if black_to_move else o
+    white = o if black_to_move else p
+    v = packed_table_value(theta, black, white)
+    if v < 0.0:
+        if theta[3] == 0.0:
+            return 0.0
+        v = _fallback_value(theta, black, white)
+    if not black_to_move:
+        v = 1.0 - v
+    return 2.0 * v - 1.0
+
+
 @kernel(inline="always")
 def evaluate_kind(s, theta, kind):
-    """:func:`evaluate_mlp` for :data:`EVAL_MLP`, else the linear evaluation (``EVAL_KINDS``)."""
+    """:func:`evaluate_mlp` for :data:`EVAL_MLP`, :func:`evaluate_table` for :data:`EVAL_TABLE`,
+    else the linear evaluation (``EVAL_KINDS``)."""
     if kind == EVAL_MLP:
         return evaluate_mlp(s, theta)
+    if kind == EVAL_TABLE:
+        return evaluate_table(s, theta)
     return evaluate(s, theta)
 
 

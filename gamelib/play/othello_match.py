@@ -30,9 +30,19 @@ superiority of FIRST (:mod:`gamelib.play.match_stats`). A player is
   mirror-image game from f5, as :func:`gamelib.othello.players.mlp_player` does. Before the
   first move (the start position is kept by all four of those symmetries) and in a game that
   did not start from the standard position it searches the position as it stands. The linear
-  players are not turned: their pattern weights are symmetric by construction.
+  players are not turned: their pattern weights are symmetric by construction;
+* ``gamelib:table=FOLDER``: the same paper's value table, Othello's evaluation kind
+  :data:`gamelib.games.othello.EVAL_TABLE` (Black's win rate in the records where the table has
+  the position, else the network), for the finished run FOLDER of the value chapter (e.g.
+  ``data/results/paper/othello_value``): the table of its training games rebuilt from the WTHOR
+  records with the years, held-out share and seed it records, and its network ``mlp.npz`` as
+  the fallback (:func:`gamelib.play.othello_value_matches.run_table`; the records are looked
+  for by :func:`gamelib.othello.wthor.find_wthor_dir`, ``$GAMELIB_WTHOR_DIR`` first). It is
+  searched and oriented as ``gamelib:mlp``.
 
-A parameter file is read once per player.
+A parameter file is read once per player. The table is built once per process (about 15 s and
+1.4 GB at its peak for the value chapter's 4.5 million positions, 315 MB packed) and is not
+sent to the match's worker processes: each builds it again.
 
 Games
 -----
@@ -88,6 +98,7 @@ from gamelib.play.games import SearchPlayer
 from gamelib.play.gtp_client import COLOURS, GRHINO, GtpEngine, grhino_path
 from gamelib.play.match_runner import (append_row, play_games, read_rows, record_of, rewrite_rows,
                                       unwind_on_signals)
+from gamelib.play.othello_value_matches import run_table
 from gamelib.runtime import cli
 from gamelib.runtime.atomic import atomic_write_json, atomic_write_text, read_json
 from gamelib.runtime.checks import check_int, check_number, check_seed
@@ -102,10 +113,14 @@ COLUMNS = ("game", "black", "white", "result", "reason", "score", "moves")
 #: ``--records`` formats and their file suffixes.
 RECORD_FORMATS = {"transcript": "txt", "ggf": "ggf"}
 GAMELIB_PREFIX = "gamelib:"
-_GAMELIB_KINDS = ("random", "greedy", "positional", "linear", "mlp")
+_GAMELIB_KINDS = ("random", "greedy", "positional", "linear", "mlp", "table")
 #: The players searched by :class:`gamelib.play.games.SearchPlayer`, by their evaluation kinds.
-_SEARCHED = {"linear": EVAL_LINEAR, "mlp": othello_rules.EVAL_MLP}
-#: The node budget of ``gamelib:linear`` and ``gamelib:mlp`` unless given.
+_SEARCHED = {"linear": EVAL_LINEAR, "mlp": othello_rules.EVAL_MLP, "table": othello_rules.EVAL_TABLE}
+#: The searched players that play in the WTHOR records' orientation (module doc).
+_ORIENTED = (othello_rules.EVAL_MLP, othello_rules.EVAL_TABLE)
+#: What ``gamelib:KIND=`` names, for the messages.
+_SOURCES = {"linear": "FILE", "mlp": "FILE", "table": "FOLDER"}
+#: The node budget of the searched players (``gamelib:linear``, ``mlp``, ``table``) unless given.
 DEFAULT_NODES = 5000
 #: GRhino's command-line options: allowed values.
 GRHINO_OPTIONS = {"level": (1, 5), "mid": (1, 20), "end": (1, 20), "book": (0, 5), "rand": (0, 10)}
@@ -134,14 +149,14 @@ class OthelloPlayerSpec:
     Attributes
     ----------
     spec : str
-        A GTP command line, ``gamelib:random|greedy|positional``, ``gamelib:linear[=FILE]`` or
-        ``gamelib:mlp=FILE`` (module doc).
+        A GTP command line, ``gamelib:random|greedy|positional``, ``gamelib:linear[=FILE]``,
+        ``gamelib:mlp=FILE`` or ``gamelib:table=FOLDER`` (module doc).
     depth : int
         Search depth (plies) of ``gamelib:positional``.
     name : str
         Label in ``games.csv`` (default: ``spec``).
     nodes : int
-        Node budget a move of ``gamelib:linear`` and ``gamelib:mlp``.
+        Node budget a move of the searched players (``gamelib:linear``, ``mlp``, ``table``).
     """
 
     spec: str
@@ -163,10 +178,13 @@ class OthelloPlayerSpec:
             if kind == "mlp" and not path:
                 raise ValueError(f"player {self.spec!r}: gamelib:mlp needs the network's file, "
                                  f"{GAMELIB_PREFIX}mlp=FILE")
+            if kind == "table" and not path:
+                raise ValueError(f"player {self.spec!r}: gamelib:table needs a finished "
+                                 f"othello_value run folder, {GAMELIB_PREFIX}table=FOLDER")
             if kind not in _GAMELIB_KINDS or (sep and (kind not in _SEARCHED or not path)):
                 raise ValueError(f"unknown gamelib player {self.spec!r}: use "
-                                 + ", ".join(GAMELIB_PREFIX + k for k in _GAMELIB_KINDS[:-1])
-                                 + f", {GAMELIB_PREFIX}linear=FILE or {GAMELIB_PREFIX}mlp=FILE")
+                                 + ", ".join(GAMELIB_PREFIX + k for k in _GAMELIB_KINDS[:4])
+                                 + ", " + ", ".join(f"{GAMELIB_PREFIX}{k}={v}" for k, v in _SOURCES.items()))
             if kind in _SEARCHED:
                 self.theta()                   # a missing or malformed file: refused now
         else:
@@ -179,7 +197,8 @@ class OthelloPlayerSpec:
     @property
     def searched(self) -> int | None:
         """The evaluation kind of a player searched by :class:`~gamelib.play.games.SearchPlayer`
-        (``EVAL_LINEAR`` for ``gamelib:linear``, ``EVAL_MLP`` for ``gamelib:mlp``), else None."""
+        (``EVAL_LINEAR`` for ``gamelib:linear``, ``EVAL_MLP`` for ``gamelib:mlp``, ``EVAL_TABLE``
+        for ``gamelib:table``), else None."""
         if not self.is_gamelib:
             return None
         return _SEARCHED.get(self.spec[len(GAMELIB_PREFIX):].partition("=")[0])
@@ -189,9 +208,11 @@ class OthelloPlayerSpec:
         return self.searched == EVAL_LINEAR
 
     def theta(self):
-        """The parameters of ``gamelib:linear[=FILE]`` (θ) or ``gamelib:mlp=FILE`` (the network
-        packed by :func:`gamelib.games.othello.pack_mlp`), read from the file once per spec
-        (``ValueError`` naming a missing or bad file, or one of the other player's kind)."""
+        """The parameters of ``gamelib:linear[=FILE]`` (θ), ``gamelib:mlp=FILE`` (the network
+        packed by :func:`gamelib.games.othello.pack_mlp`) or ``gamelib:table=FOLDER`` (the table
+        and its network packed by :func:`gamelib.games.othello.pack_table`), read from the file
+        once per spec, the table built once per process (``ValueError`` naming a missing or bad
+        file or folder, or one of another player's kind)."""
         return self._parameters
 
     @functools.cached_property
@@ -201,7 +222,9 @@ class OthelloPlayerSpec:
             return classic_theta()
         try:
             return _load_parameters(self.searched, path)
-        except FileNotFoundError:
+        except FileNotFoundError as err:
+            if self.searched == othello_rules.EVAL_TABLE:   # the WTHOR records
+                raise ValueError(f"player {self.name!r}: {err}") from None
             raise ValueError(f"player {self.name!r}: no parameter file {path}") from None
         except OSError as err:
             raise ValueError(f"player {self.name!r}: cannot read {path}: {err.strerror or err}") from None
@@ -216,9 +239,9 @@ class OthelloPlayerSpec:
         return args
 
     def identity(self) -> dict:
-        """What makes the player's games what they are (for the resumption check): for
-        ``gamelib:linear`` and ``gamelib:mlp`` also the node budget and the sha256 of the
-        parameters (θ, or the packed network)."""
+        """What makes the player's games what they are (for the resumption check): for the
+        searched players also the node budget and the sha256 of the parameters (θ, the packed
+        network, or the packed table and network)."""
         out = {"spec": self.spec, "name": self.name, "depth": int(self.depth)}
         if self.searched is not None:
             out["nodes"] = int(self.nodes)
@@ -238,7 +261,7 @@ class OthelloPlayerSpec:
     def make_side(self, start_timeout: float, move_timeout: float):
         if self.searched is not None:
             return _ProtocolSide(SearchPlayer(self.theta(), self.searched, node_budget=self.nodes, qdepth=0),
-                                 orient=self.searched == othello_rules.EVAL_MLP)
+                                 orient=self.searched in _ORIENTED)
         if self.is_gamelib:
             kind = self.spec[len(GAMELIB_PREFIX):]
             player = {"random": RandomPlayer, "greedy": greedy_player,
@@ -246,25 +269,56 @@ class OthelloPlayerSpec:
             return _GamelibSide(player)
         return _GtpSide(GtpEngine(self.command(), start_timeout, move_timeout))
 
+    def __getstate__(self):
+        """The spec to send to a worker process: without the packed table (hundreds of MB),
+        which the worker builds once for itself (:func:`_table_theta`)."""
+        state = dict(self.__dict__)
+        if self.searched == othello_rules.EVAL_TABLE:
+            state.pop("_parameters", None)
+        return state
+
 
 def _load_parameters(kind: int, path):
-    """The parameters of evaluation kind ``kind`` in the file ``path``: θ
-    (:func:`gamelib.games.othello.load_theta`) or the packed network
-    (:meth:`gamelib.othello.mlp.MLP.load`, :func:`gamelib.games.othello.pack_mlp`)."""
+    """The parameters of evaluation kind ``kind`` in the file or folder ``path``: θ
+    (:func:`gamelib.games.othello.load_theta`), the packed network
+    (:meth:`gamelib.othello.mlp.MLP.load`, :func:`gamelib.games.othello.pack_mlp`) or the packed
+    table of a value run (:func:`_table_theta`)."""
+    if kind == othello_rules.EVAL_TABLE:
+        return _table_theta(str(Path(path).resolve()))
+    if Path(path).is_dir():
+        raise ValueError(f"{path} is a folder, not a parameter file")
     if kind == EVAL_LINEAR:
         return othello_rules.load_theta(path)
     return othello_rules.pack_mlp(MLP.load(path))
 
 
+@functools.lru_cache(maxsize=1)
+def _table_theta(folder: str):
+    """The value table and network of the othello_value run ``folder``
+    (:func:`gamelib.play.othello_value_matches.run_table`) packed by
+    :func:`gamelib.games.othello.pack_table`, built once per process."""
+    if not Path(folder).is_dir():
+        raise ValueError(f"{folder} is not a folder: gamelib:table needs a finished othello_value "
+                         "run folder")
+    return othello_rules.pack_table(*run_table(folder))
+
+
 def _other_kind_hint(kind: int, path) -> str:
-    """``"; it is ..."`` if the file ``path`` holds the other searched player's parameters."""
-    other = next(k for k in _SEARCHED if _SEARCHED[k] != kind)
-    try:
-        _load_parameters(_SEARCHED[other], path)
-    except (OSError, ValueError):
-        return ""
-    what = "a value network" if other == "mlp" else "a linear evaluation's parameters"
-    return f"; it holds {what}: use {GAMELIB_PREFIX}{other}={path}"
+    """``"; it ..."`` if ``path`` holds another searched player's parameters: a file of the other
+    parameter file's kind, or a run folder (the table's)."""
+    if kind != othello_rules.EVAL_TABLE and Path(path).is_dir():
+        return (f"; a finished othello_value run folder is played as "
+                f"{GAMELIB_PREFIX}table={path}" if (Path(path) / "mlp.npz").is_file() else "")
+    for other in ("linear", "mlp"):
+        if _SEARCHED[other] == kind:
+            continue
+        try:
+            _load_parameters(_SEARCHED[other], path)
+        except (OSError, ValueError):
+            continue
+        what = "a value network" if other == "mlp" else "a linear evaluation's parameters"
+        return f"; it holds {what}: use {GAMELIB_PREFIX}{other}={path}"
+    return ""
 
 
 class _GtpSide:
@@ -311,8 +365,8 @@ class _ProtocolSide:
     protocol's Othello state (:func:`gamelib.games.othello.new_state`, the plies so far passes
     included), the player's move its square's name; it passes when it must.
 
-    With ``orient`` (the value network) the state is made of the bitboards turned by
-    :func:`_f5_symmetry` ``S`` -- the same side to move and game ply -- and the move found there
+    With ``orient`` (the value network and the value table) the state is made of the bitboards
+    turned by :func:`_f5_symmetry` ``S`` -- the same side to move and game ply -- and the move found there
     is turned back by ``S`` (each of the start position's symmetries is its own inverse). The
     rules commute with every symmetry of the board (a move's flips are the images of the image
     move's flips), so the search of ``S(s)`` plays the game ``S`` of the real one, whose moves
@@ -563,14 +617,18 @@ def _parser() -> argparse.ArgumentParser:
                                  "classic weights or a saved theta) or gamelib:mlp=FILE (a value "
                                  "network saved by gamelib.othello.mlp.MLP, played in the f5 "
                                  "orientation as it was trained: a game that began with c4, d3 "
-                                 "or e6 is searched turned so that its first move is f5)")
+                                 "or e6 is searched turned so that its first move is f5) or "
+                                 "gamelib:table=FOLDER (the value table of a finished othello_value "
+                                 "run, rebuilt from WTHOR, with its network where it has no entry; "
+                                 "played as gamelib:mlp)")
     p.add_argument("second", help="the opponent, as FIRST")
     p.add_argument("--games", type=int, required=True, help="number of games (FIRST is black in even games)")
     for key, (low, high) in GRHINO_OPTIONS.items():
         p.add_argument(f"--{key}", type=int, help=f"GRhino's --{key} ({low}..{high}) for every GRhino player")
     p.add_argument("--depth", type=int, default=2, help="search depth of gamelib:positional (plies; default 2)")
     p.add_argument("--nodes", type=int, default=DEFAULT_NODES,
-                   help=f"node budget a move of gamelib:linear and gamelib:mlp (default {DEFAULT_NODES})")
+                   help=f"node budget a move of gamelib:linear, gamelib:mlp and gamelib:table "
+                        f"(default {DEFAULT_NODES})")
     p.add_argument("--name1", default="", help="FIRST's name in games.csv (default: its command line)")
     p.add_argument("--name2", default="", help="SECOND's name in games.csv")
     p.add_argument("--openings", type=int, default=4, metavar="K",

@@ -8,6 +8,10 @@ the match table (wins, draws, losses, the win rate ``wins / (wins + losses)`` an
 ``(wins + draws / 2) / games`` with 95 % Wilson intervals, the exact sign test) and the value
 table's look-ups (:func:`lookup_frame`); :func:`plot_matches` draws the scores.
 
+:func:`run_table` gives the value table and network of a finished run folder (the training table
+rebuilt from WTHOR as the chapter's matches use it), which the GRhino ladder plays as
+``gamelib:table=FOLDER`` (:mod:`gamelib.play.othello_match`).
+
 ``python -m gamelib.play.othello_value_matches FOLDER`` replays the matches of a finished run
 folder (``data/results/paper/othello_value``) from what it stores: the trained network
 ``mlp.npz`` and the parameters in ``provenance.json`` (WTHOR years, held-out share and seed
@@ -33,7 +37,7 @@ from gamelib.play.othello_pairs import MatchResult, play_match
 from gamelib.runtime.atomic import atomic_write_json, read_json
 
 __all__ = ["MATCH_COLUMNS", "pairings", "play_pairings", "lookup_frame", "plot_matches",
-           "rerun", "main"]
+           "run_table", "rerun", "main"]
 
 #: Columns of ``matches.csv``.
 MATCH_COLUMNS = ["player", "opponent", "games", "wins", "draws", "losses", "win_rate",
@@ -146,21 +150,47 @@ def _run_parameters(folder: Path) -> dict:
     return params
 
 
+def run_table(folder) -> tuple:
+    """``(table, mlp)`` of the finished othello_value run ``folder``: the value table of its
+    training games (:func:`gamelib.othello.value_table.build_tables` of the WTHOR years, held-out
+    share and seed in its ``provenance.json``, its ``train`` table, draws left out), the table of
+    the chapter's matches, and the trained network ``mlp.npz``. The WTHOR records are looked for
+    by :func:`gamelib.othello.wthor.find_wthor_dir` (``FileNotFoundError`` naming where) and must
+    be the files the run read, where its provenance records their sha256; ``ValueError`` for a
+    folder that is not a finished run or other records."""
+    import hashlib
+
+    from gamelib.othello import wthor
+    from gamelib.othello.value_table import build_tables, load_years
+
+    folder = Path(folder)
+    params = _run_parameters(folder)
+    mlp = MLP.load(folder / "mlp.npz")
+    records_dir = wthor.find_wthor_dir()
+    records = load_years(params["first_year"], params["last_year"], records_dir)
+    recorded = read_json(folder / "provenance.json").get("wthor_sha256") or {}
+    for year in range(params["first_year"], params["last_year"] + 1):
+        name = f"WTH_{year}.wtb"
+        sha = recorded.get(name)
+        if sha is not None and hashlib.sha256((records_dir / name).read_bytes()).hexdigest() != sha:
+            raise ValueError(f"{records_dir / name} is not the WTHOR file the run {folder} read (its "
+                             "sha256 differs from the one in its provenance.json)")
+    return build_tables(records, params["val_fraction"], params["seed"]).train, mlp
+
+
 def rerun(folder, out=None, *, orient: bool = True, workers=1, progress: bool = False,
           note: str | None = None) -> tuple:
     """Replay the matches of the finished run ``folder`` (see the module docstring) into
     ``out`` (default: ``folder``); returns ``(matches, lookups)``."""
-    from gamelib.othello.value_table import build_tables, load_years
     from gamelib.runtime import report
 
     folder = Path(folder)
     out = folder if out is None else Path(out)
     params = _run_parameters(folder)
-    mlp = MLP.load(folder / "mlp.npz")
+    MLP.load(folder / "mlp.npz")            # a damaged network: refused before anything is written
     out.mkdir(parents=True, exist_ok=True)
     start = time.time()
-    records = load_years(params["first_year"], params["last_year"])
-    table = build_tables(records, params["val_fraction"], params["seed"]).train
+    table, mlp = run_table(folder)
     pairs = pairings(mlp, table, params["depth"], orient)
     matches, lookups = play_pairings(pairs, params["n_pairs"], params["opening_plies"],
                                      params["seed"], workers=workers, progress=progress,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from gamelib.experiments import (bonanza_othello, bonanza_shogi, elmo_shogi, fsf_ladder,
-                                 othello_ladder)
+from gamelib.experiments import (bonanza_othello, bonanza_shogi, elmo_othello, elmo_shogi,
+                                 fsf_ladder, othello_ladder)
 from gamelib.experiments.bonanza_shogi.config import BonanzaConfig, bonanza_config
 from gamelib.experiments.cli import main
 from gamelib.experiments.config import ExperimentConfig
@@ -27,11 +27,13 @@ EXPERIMENTS = {
     "bonanza_othello": (bonanza_othello.bonanza_othello_config,
                         "gamelib.experiments.bonanza_othello.report"),
     "elmo_shogi": (elmo_config, "gamelib.experiments.elmo_shogi"),
+    "elmo_othello": (elmo_othello.elmo_othello_config, "gamelib.experiments.elmo_othello.report"),
     "fsf_ladder": (ladder_config, "gamelib.experiments.fsf_ladder"),
     "othello_ladder": (othello_ladder.ladder_config, "gamelib.experiments.othello_ladder"),
 }
 PROFILES = {"bonanza_shogi": bonanza_shogi.PROFILES, "bonanza_othello": bonanza_othello.PROFILES,
-            "elmo_shogi": elmo_shogi.PROFILES, "fsf_ladder": fsf_ladder.PROFILES,
+            "elmo_shogi": elmo_shogi.PROFILES, "elmo_othello": elmo_othello.PROFILES,
+            "fsf_ladder": fsf_ladder.PROFILES,
             "othello_ladder": othello_ladder.PROFILES}
 COMMITTED = sorted(p for name in EXPERIMENTS
                    for p in results_dir("paper", name).glob("*/provenance.json"))
@@ -101,6 +103,9 @@ def no_run(monkeypatch):
     ("fsf_ladder", ["elmo", "3"], "elmo"),
     ("bonanza_othello", ["match_games", "3"], "match_games"),
     ("bonanza_othello", ["first_year", "2000", "-p", "last_year", "1999"], "first_year"),
+    ("elmo_othello", ["lambdas", "[0.5, 0.5]"], "lambdas"),
+    ("elmo_othello", ["match_games", "5"], "match_games"),
+    ("elmo_othello", ["n_test", "0"], "n_test"),
     ("othello_ladder", ["games", "3"], "games"),
     ("othello_ladder", ["anchor_level", "3"], "anchor_level"),
     ("othello_ladder", ["levels", "[1, 6]"], "levels"),

@@ -20,6 +20,8 @@ RUNS = sorted(p.parent for p in PAPER.glob("*/seed-*/provenance.json"))
 #: Files every finished run of an experiment has at its top (what the chapters read).
 REPORT_FILES = {
     "elmo_shogi": ["curves.csv", "final.csv", "matches.csv", "teacher_summary.json", "verdict.md"],
+    "elmo_othello": ["curves.csv", "final.csv", "matches.csv", "teacher_summary.json",
+                     "curves.png", "theta/apery.npz"],
     "bonanza_shogi": ["history.csv", "summary.csv", "piece_values.csv", "matches.csv"],
     "fsf_ladder": ["ladder.csv", "ratings.csv", "ladder.png"],
     "othello_ladder": ["ladder.csv", "ratings.csv", "ladder.png"],

@@ -135,12 +135,12 @@ def test_bad_packed_networks_are_refused_by_name():
 
 
 def test_the_games_declare_their_evaluation_kinds():
-    assert {k: v.name for k, v in GAME.eval_kinds.items()} == {1: "linear", 2: "mlp"}
+    assert {k: v.name for k, v in GAME.eval_kinds.items()} == {1: "linear", 2: "mlp", 3: "table"}
     shogi = registry.get("minishogi")
     assert {k: v.name for k, v in shogi.eval_kinds.items()} == {0: "material", 1: "linear"}
     assert check_kind(GAME, np.int64(2)) == 2
     with pytest.raises(ValueError, match=r"game 'othello' has no evaluation kind 0: its kinds are "
-                                         r"1 \(linear\), 2 \(mlp\)"):
+                                         r"1 \(linear\), 2 \(mlp\), 3 \(table\)"):
         check_kind(GAME, 0)
     with pytest.raises(ValueError, match=r"game 'minishogi' has no evaluation kind 2: its kinds are "
                                          r"0 \(material\), 1 \(linear\)"):
@@ -187,7 +187,9 @@ def test_parameters_of_the_other_kind_are_refused_by_name():
         G.SearchPlayer(go.initial_theta(), go.EVAL_MLP).choose(GAME, s, rng, 0)
     with pytest.raises(ValueError, match="vector of 54848 parameters"):
         G.SearchPlayer(theta, EVAL_LINEAR).choose(GAME, s, rng, 0)
-    with pytest.raises(ValueError, match="game 'othello' has no evaluation kind 3"):
-        G.SearchPlayer(theta, 3).choose(GAME, s, rng, 0)
+    with pytest.raises(ValueError, match="not a value table packed by gamelib.games.othello.pack_table"):
+        G.SearchPlayer(theta, go.EVAL_TABLE).choose(GAME, s, rng, 0)
+    with pytest.raises(ValueError, match="game 'othello' has no evaluation kind 4"):
+        G.SearchPlayer(theta, 4).choose(GAME, s, rng, 0)
     with pytest.raises(ValueError, match="game 'othello' has no evaluation kind 0"):
         G.SoftmaxPlayer(go.initial_theta(), 0).choose(GAME, s, rng, 0)

@@ -135,7 +135,38 @@ def test_a_learned_file_plays_as_what_it_holds(tmp_path):
     with pytest.raises(ValueError, match="player 'junk': cannot read MLP file"):
         OL.players(dict(TINY, learned={"junk": str(junk)}))["junk"].theta()
     paper = OL.PROFILES["paper"]["learned"]
-    assert set(paper) == {"pgleaf-100k", "tdleaf-100k", "reinforce-100k", "td-100k", "mlp"}
+    assert set(paper) == {"pgleaf-100k", "tdleaf-100k", "reinforce-100k", "td-100k", "mlp", "table"}
+    run = OL.ROOT / paper["table"]
+    assert OL.learned_spec(run) == f"gamelib:table={run}"
+    assert (run / "mlp.npz") == OL.ROOT / paper["mlp"] and (run / "provenance.json").is_file()
+
+
+def test_the_value_table_extends_the_committed_paper_ladder_by_its_own_pairings():
+    """The committed paper run's sizes are still a valid configuration; the paper profile is
+    those sizes with the value table added, so resuming the run plays only the table's four
+    pairings with GRhino (40 games each), every other pairing being the same."""
+    import json
+
+    prov = json.loads((OL.ROOT / "data/results/paper/othello_ladder/seed-0/provenance.json").read_text())
+    committed = OL.ladder_config(prov["sizes"])
+    paper = OL.ladder_config(OL.PROFILES["paper"])
+    assert "table" not in dict(committed.learned)
+    assert paper.as_dict() == dict(committed.as_dict(), learned=dict(
+        committed["learned"], table="data/results/paper/othello_value"))
+    old, new = OL.pairings(committed), OL.pairings(paper)     # (provenance sorts the names)
+    added = [("table", f"grhino-{n}") for n in (1, 2, 3, 4)]
+    assert set(new) == set(old) | set(added) and new[-4:] == added and len(new) == len(old) + 4
+    assert paper["games"] * len(added) == 160
+
+
+def test_a_learned_folder_must_exist_and_be_a_value_run(tmp_path):
+    out = tmp_path / "run"
+    with pytest.raises(FileNotFoundError, match="no parameter file or run folder .*nowhere/run"):
+        OL.run_experiment(out, dict(TINY, learned={"table": "nowhere/run"}), progress=False)
+    assert not out.exists()
+    with pytest.raises(ValueError, match="player 'table': .*is not a finished othello_value run: "
+                                         "no provenance.json"):
+        OL.players(dict(TINY, learned={"table": str(tmp_path)}))
 
 
 # ----------------------------------------------------------------------------- the shared frames

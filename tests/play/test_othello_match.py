@@ -125,7 +125,10 @@ def test_sigterm_stops_the_whole_match_which_then_resumes(fake, tmp_path):
      "error: player 'gamelib:mlp={missing}': no parameter file {missing}"),
     (["gamelib:greedy", "gamelib:tree", "--games", "2"],
      "error: unknown gamelib player 'gamelib:tree': use gamelib:random, gamelib:greedy, gamelib:positional, "
-     "gamelib:linear, gamelib:linear=FILE or gamelib:mlp=FILE"),
+     "gamelib:linear, gamelib:linear=FILE, gamelib:mlp=FILE, gamelib:table=FOLDER"),
+    (["gamelib:greedy", "gamelib:table", "--games", "2"],
+     "error: player 'gamelib:table': gamelib:table needs a finished othello_value run folder, "
+     "gamelib:table=FOLDER"),
     (["gamelib:greedy", "gamelib:random", "--games", "2", "--records", "ggf"], "error: --records needs --out"),
     (["gamelib:greedy", "gamelib:random", "--games", "2", "--records", "sgf", "--out", "{out}"],
      "error: --records: use transcript, ggf, got 'sgf'"),
@@ -419,3 +422,119 @@ def test_an_mlp_player_refuses_missing_and_wrong_files(tmp_path):
                            r"mlp\.npz: not a othello parameter file.*it holds a value network: use gamelib:mlp=")):
         with pytest.raises(ValueError, match=message):
             M.OthelloPlayerSpec(spec)
+
+
+# ----------------------------------------------------------------------------- gamelib:table=FOLDER
+def _wthor_missing() -> str:
+    from gamelib.othello import wthor
+
+    try:
+        wthor.find_wthor_dir()
+    except FileNotFoundError as err:
+        return str(err)
+    return ""
+
+
+def _value_run(tmp_path, seed=1, sha=None):
+    """A finished othello_value run folder in miniature: WTHOR 1977-1978, a tenth held out, and
+    a small network (and the WTHOR files' sha256 ``sha`` when given)."""
+    import json
+
+    folder = tmp_path / "othello_value"
+    folder.mkdir()
+    mlp, _ = _small_mlp(tmp_path, seed)
+    mlp.save(folder / "mlp.npz")
+    (folder / "provenance.json").write_text(json.dumps({"parameters": {
+        "first_year": 1977, "last_year": 1978, "val_fraction": 0.1, "seed": 0, "depth": 2,
+        "n_pairs": 1, "opening_plies": 4}} | ({"wthor_sha256": sha} if sha else {})))
+    return folder, mlp
+
+
+@pytest.mark.skipif(bool(_wthor_missing()), reason=_wthor_missing() or "WTHOR records found")
+def test_a_table_player_plays_the_value_runs_table_and_network_in_the_f5_orientation(tmp_path):
+    """gamelib:table=FOLDER is the run's training table (rebuilt from WTHOR with its years,
+    held-out share and seed) with its network as the fallback; every move of a match is the
+    generic search's move with that table in the position turned to f5; the packed table is
+    part of the match's identity and is not sent to worker processes."""
+    import hashlib
+    import pickle
+
+    from gamelib.games import othello as G
+    from gamelib.othello import wthor
+    from gamelib.othello.value_table import build_tables, load_years
+    from gamelib.play.games import SearchPlayer
+
+    sha = {f"WTH_{y}.wtb": hashlib.sha256((wthor.find_wthor_dir() / f"WTH_{y}.wtb").read_bytes()).hexdigest()
+           for y in (1977, 1978)}
+    folder, mlp = _value_run(tmp_path, sha=sha)
+    M._table_theta.cache_clear()
+    spec = M.OthelloPlayerSpec(f"gamelib:table={folder}", nodes=300, name="table")
+    assert spec.searched == G.EVAL_TABLE and spec.make_side(1.0, 1.0).orient
+    table = build_tables(load_years(1977, 1978), 0.1, 0).train
+    theta = G.pack_table(table, mlp)
+    assert spec.theta().tobytes() == theta.tobytes() and len(table) > 1000
+    assert spec.identity()["theta_sha256"] == M.OthelloPlayerSpec(
+        f"gamelib:table={folder}", nodes=300, name="table").identity()["theta_sha256"]
+    result = M.run_match(spec, RANDOM, 4, tmp_path / "m", progress=False, openings=2)
+    assert [row["reason"].split()[:2] for row in result.rows] == [["game", "over"]] * 4
+    assert {parse_transcript(row["moves"])[0] for row in result.rows} == {"f5", "c4"}
+    search = SearchPlayer(theta, G.EVAL_TABLE, node_budget=300, qdepth=0)
+    checked = differs = 0
+    for row in result.rows:
+        board = Board()
+        for ply, move in enumerate(parse_transcript(row["moves"])):
+            if move != "pass" and ply >= 2 and (board.turn == "X") == (row["black"] == "table"):
+                assert _oriented_move(search, board, ply) == move
+                checked += 1
+            board.push(move)
+    assert checked > 40
+    # a worker gets the spec without the table and builds it (once per process) to the same bits
+    state = pickle.loads(pickle.dumps(spec))
+    assert "_parameters" in spec.__dict__ and "_parameters" not in state.__dict__
+    M._table_theta.cache_clear()
+    assert state.theta() is not spec.theta() and state.theta().tobytes() == theta.tobytes()
+    assert len(pickle.dumps(spec)) < 1000
+    # another network is another match
+    (folder / "mlp.npz").unlink()
+    _small_mlp(tmp_path, seed=2)[0].save(folder / "mlp.npz")
+    M._table_theta.cache_clear()
+    with pytest.raises(ValueError, match="holds a match with other settings"):
+        M.run_match(M.OthelloPlayerSpec(f"gamelib:table={folder}", nodes=300, name="table"), RANDOM, 4,
+                    tmp_path / "m", progress=False, openings=2)
+    # WTHOR files other than those the run read are refused
+    other = tmp_path / "other"
+    other.mkdir()
+    _value_run(other, sha=dict(sha, **{"WTH_1978.wtb": "0" * 64}))
+    M._table_theta.cache_clear()
+    with pytest.raises(ValueError, match=r"WTH_1978\.wtb is not the WTHOR file the run .* read"):
+        M.OthelloPlayerSpec(f"gamelib:table={other / 'othello_value'}")
+    M._table_theta.cache_clear()
+
+
+def test_a_table_player_refuses_what_is_not_a_value_run(tmp_path, monkeypatch):
+    from gamelib.othello import wthor
+
+    folder, _ = _value_run(tmp_path)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    net = folder / "mlp.npz"
+    M._table_theta.cache_clear()
+    for spec, message in (("gamelib:table=", r"gamelib:table needs a finished othello_value run folder"),
+                          (f"gamelib:table={tmp_path / 'none'}", r"none is not a folder: gamelib:table needs"),
+                          (f"gamelib:table={net}", r"mlp\.npz is not a folder.*it holds a value network: "
+                                                   r"use gamelib:mlp="),
+                          (f"gamelib:table={empty}", r"empty is not a finished othello_value run: no "
+                                                     r"provenance\.json"),
+                          (f"gamelib:mlp={folder}", r"othello_value is a folder, not a parameter file; a "
+                                                    r"finished othello_value run folder is played as "
+                                                    r"gamelib:table="),
+                          (f"gamelib:linear={empty}", r"empty is a folder, not a parameter file$")):
+        with pytest.raises(ValueError, match=message):
+            M.OthelloPlayerSpec(spec)
+
+    def nowhere():
+        raise FileNotFoundError("no WTHOR .wtb files found in /nowhere")
+
+    monkeypatch.setattr(wthor, "find_wthor_dir", nowhere)
+    with pytest.raises(ValueError, match=r"player 'gamelib:table=.*': no WTHOR \.wtb files found"):
+        M.OthelloPlayerSpec(f"gamelib:table={folder}")
