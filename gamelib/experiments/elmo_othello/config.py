@@ -27,21 +27,21 @@ MAX_DEPTH = 32
 _NOISE = 0.0085
 _LAMBDAS = [0, 0.33, 0.5, 1]
 
-#: ``quick``: about 20 s on one core once numba's cache is warm. ``paper`` sized from the quick
-#: profile's pieces measured on two shared cores: the data of 1977-2020 in 20 s, a 5,000-node
-#: search 2.2-3.2 ms a position (depth 5.8; 660,000 positions: 12-18 min on two processes),
-#: AdaGrad 2 µs a position and epoch (5 losses × 10 epochs × 600,000: 1-2 min), a match game
-#: at 5,000 nodes 0.21 s (2,000 games: 3.5 min on two processes): 18-25 min in all.
+#: ``quick``: about 20 s on one core once numba's cache is warm. ``paper`` sized to a session
+#: on two cores shared with other runs: the data of 1977-2020 in 20 s, a 5,000-node search
+#: 2.2-3.2 ms a position alone (depth 5.8) and about 5.5 ms on busy cores (220,000 positions:
+#: 10-20 min on two processes), AdaGrad 2 µs a position and epoch (5 losses × 10 epochs ×
+#: 200,000: under a minute), a match game at 5,000 nodes 0.2-0.5 s (1,000 games: 2-4 min).
 PROFILES = {
     "quick": {"first_year": 1977, "last_year": 1981, "test_fraction": 0.1, "n_train": 4000,
               "n_test": 1000, "node_budget": 1000, "positions_per_batch": 2500,
               "lambdas": list(_LAMBDAS), "n_epochs": 8, "batch_size": 64,
               "learning_rate": 0.003, "evals_per_epoch": 1, "match_games": 20,
               "match_nodes": 500, "match_opening_plies": 4, "match_noise_std": _NOISE},
-    "paper": {"first_year": 1977, "last_year": 2020, "test_fraction": 0.05, "n_train": 600_000,
-              "n_test": 60_000, "node_budget": 5000, "positions_per_batch": 30_000,
+    "paper": {"first_year": 1977, "last_year": 2020, "test_fraction": 0.05, "n_train": 200_000,
+              "n_test": 20_000, "node_budget": 5000, "positions_per_batch": 30_000,
               "lambdas": list(_LAMBDAS), "n_epochs": 10, "batch_size": 256,
-              "learning_rate": 0.003, "evals_per_epoch": 2, "match_games": 400,
+              "learning_rate": 0.003, "evals_per_epoch": 2, "match_games": 200,
               "match_nodes": 5000, "match_opening_plies": 4, "match_noise_std": _NOISE},
 }
 
