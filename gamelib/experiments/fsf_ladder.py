@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -42,12 +41,13 @@ import pandas as pd
 
 from gamelib.runtime.executor import available_cores
 from gamelib.experiments.config import ExperimentConfig, below_cap, choices, increasing_integers
-from gamelib.experiments.ladder import (LadderReport, ladder_frames, plot_ladder as shared_plot_ladder,
+from gamelib.experiments.ladder import (LadderReport, ladder_frames, play_pairings,
+                                        plot_ladder as shared_plot_ladder, read_report,
                                         write_report)
 from gamelib.experiments.pgleaf.config import PROFILES as PGLEAF_PROFILES, RunSpec
 from gamelib.experiments.pgleaf.training import theta_file
 from gamelib.experiments.registry import RunOptions, register
-from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
+from gamelib.experiments.run_folder import RunFolder, run_from_options
 from gamelib.learn.selfplay import ALGORITHMS, REWARDS
 from gamelib.runtime.atomic import read_json
 from gamelib.runtime.checks import check_integer, check_number
@@ -237,28 +237,20 @@ def load_report(folder, expect: Mapping[str, Any] | None = None
                 ) -> tuple[LadderReport, LadderConfig]:
     """The :class:`LadderReport` of a finished run from its report files, and its configuration (see
     :func:`gamelib.experiments.run_folder.read_run` for what is refused)."""
-    frames, sizes, timings, _ = read_run(folder, "fsf_ladder", ("ladder.csv", "ratings.csv"),
-                                         ladder_config, expect)
-    return LadderReport(frames["ladder"], frames["ratings"], timings), sizes
+    return read_report(folder, "fsf_ladder", ladder_config, expect)
 
 
 def _play(out: Path, specs, sizes, seed, workers, progress):
-    """Every pairing's games (resumed from ``out/matches``): records and seconds per game."""
-    records, seconds = {}, {}
-    todo = pairings(sizes)
-    for k, (a, b) in enumerate(todo):
-        folder = out / "matches" / f"{a}__{b}"
-        before = len(M.read_games(folder / "games.csv"))
-        t = time.perf_counter()
-        if progress:
-            print(f"[{k + 1}/{len(todo)}] {a} vs {b}", flush=True)
-        result = M.run_match(specs[a], specs[b], sizes["games"], folder, seed=seed, openings=sizes["opening_plies"],
-                             max_plies=sizes["max_plies"], workers=workers or available_cores(), progress=progress)
-        played = sizes["games"] - before
-        if played and b.startswith("fsf-") and not a.startswith("fsf-"):
-            seconds.setdefault(b, []).append((time.perf_counter() - t) / played)
-        records[(a, b)] = result.record
-    return records, seconds
+    """Every pairing's games (resumed from ``out/matches``): records and seconds per game
+    (:func:`gamelib.experiments.ladder.play_pairings`)."""
+    def play(a, b, folder):
+        return M.run_match(specs[a], specs[b], sizes["games"], folder, seed=seed,
+                           openings=sizes["opening_plies"], max_plies=sizes["max_plies"],
+                           workers=workers or available_cores(), progress=progress)
+
+    return play_pairings(out, pairings(sizes), play,
+                         lambda folder: len(M.read_games(folder / "games.csv")), sizes["games"],
+                         "fsf-", progress)
 
 
 def _ratings(records, specs, anchor: str, sizes):

@@ -23,7 +23,7 @@ what a ladder's run returns, and :func:`write_report` writes its files.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -32,7 +32,7 @@ from gamelib.play.match_stats import elo_interval
 from gamelib.play.stats import bradley_terry
 
 __all__ = ["LADDER_COLUMNS", "RATING_COLUMNS", "LadderReport", "ladder_frames", "plot_ladder",
-           "write_report"]
+           "write_report", "read_report", "play_pairings"]
 
 #: The columns of a ladder frame, ``rung`` standing for the rung's column (e.g. ``fsf_nodes``).
 LADDER_COLUMNS = ("player", "rung", "games", "wins", "draws", "losses", "score", "elo", "elo_low",
@@ -160,3 +160,40 @@ def write_report(out, ladder: pd.DataFrame, ratings: pd.DataFrame, figure) -> No
     write_csv(out, "ladder.csv", ladder)
     write_csv(out, "ratings.csv", ratings)
     write_figure(figure, Path(out) / "ladder.png")
+
+
+def read_report(folder, experiment: str, check_sizes, expect: Mapping[str, Any] | None = None):
+    """``(LadderReport, sizes)`` of a ladder's finished run in ``folder`` from its ``ladder.csv``
+    and ``ratings.csv`` (:func:`gamelib.experiments.run_folder.read_run`, which names what it
+    refuses: another experiment's run, other sizes than ``expect``, missing files)."""
+    from gamelib.experiments.run_folder import read_run
+
+    frames, sizes, timings, _ = read_run(folder, experiment, ("ladder.csv", "ratings.csv"),
+                                         check_sizes, expect)
+    return LadderReport(frames["ladder"], frames["ratings"], timings), sizes
+
+
+def play_pairings(out, todo: Sequence[tuple[str, str]], play: Callable, games_in: Callable,
+                  n_games: int, rung_prefix: str, progress: bool = False):
+    """Every pairing ``(a, b)`` of ``todo``, resumed from ``out/matches/<a>__<b>``:
+    ``play(a, b, folder)`` plays (or finishes) it and returns a result with its ``record``;
+    ``games_in(folder)`` counts the games already there. Returns ``(records, seconds)``: the
+    records by pairing, and for each outside engine's rung (a name starting ``rung_prefix``) the
+    wall seconds per game of our players against it, over the pairings that played games in
+    this call."""
+    import time
+    from pathlib import Path
+
+    records, seconds = {}, {}
+    for k, (a, b) in enumerate(todo):
+        folder = Path(out) / "matches" / f"{a}__{b}"
+        before = games_in(folder)
+        t = time.perf_counter()
+        if progress:
+            print(f"[{k + 1}/{len(todo)}] {a} vs {b}", flush=True)
+        result = play(a, b, folder)
+        played = n_games - before
+        if played and b.startswith(rung_prefix) and not a.startswith(rung_prefix):
+            seconds.setdefault(b, []).append((time.perf_counter() - t) / played)
+        records[(a, b)] = result.record
+    return records, seconds

@@ -44,7 +44,6 @@ command resumes.
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -53,10 +52,11 @@ import numpy as np
 import pandas as pd
 
 from gamelib.experiments.config import ExperimentConfig, increasing_integers
-from gamelib.experiments.ladder import (LadderReport, ladder_frames, plot_ladder as shared_plot_ladder,
+from gamelib.experiments.ladder import (LadderReport, ladder_frames, play_pairings,
+                                        plot_ladder as shared_plot_ladder, read_report,
                                         write_report)
 from gamelib.experiments.registry import RunOptions, register
-from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
+from gamelib.experiments.run_folder import RunFolder, run_from_options
 from gamelib.games import othello as othello_rules
 from gamelib.play import othello_match as O
 from gamelib.play.engine_process import EngineError
@@ -297,29 +297,20 @@ def load_report(folder, expect: Mapping[str, Any] | None = None
                 ) -> tuple[LadderReport, OthelloLadderConfig]:
     """The :class:`LadderReport` of a finished run from its report files, and its
     configuration (see :func:`gamelib.experiments.run_folder.read_run` for what is refused)."""
-    frames, sizes, timings, _ = read_run(folder, "othello_ladder", ("ladder.csv", "ratings.csv"),
-                                         ladder_config, expect)
-    return LadderReport(frames["ladder"], frames["ratings"], timings), sizes
+    return read_report(folder, "othello_ladder", ladder_config, expect)
 
 
 def _play(out: Path, specs, sizes, seed, workers, progress):
-    """Every pairing's games (resumed from ``out/matches``): records and seconds per game."""
-    records, seconds = {}, {}
-    todo = pairings(sizes)
-    for k, (a, b) in enumerate(todo):
-        folder = out / "matches" / f"{a}__{b}"
-        before = len(O.read_games(folder / "games.csv"))
-        t = time.perf_counter()
-        if progress:
-            print(f"[{k + 1}/{len(todo)}] {a} vs {b}", flush=True)
-        result = O.run_match(specs[a], specs[b], sizes["games"], folder, seed=seed,
-                             openings=sizes["opening_plies"], workers=workers or available_cores(),
-                             progress=progress)
-        played = sizes["games"] - before
-        if played and b.startswith(_RUNG) and not a.startswith(_RUNG):
-            seconds.setdefault(b, []).append((time.perf_counter() - t) / played)
-        records[(a, b)] = result.record
-    return records, seconds
+    """Every pairing's games (resumed from ``out/matches``): records and seconds per game
+    (:func:`gamelib.experiments.ladder.play_pairings`)."""
+    def play(a, b, folder):
+        return O.run_match(specs[a], specs[b], sizes["games"], folder, seed=seed,
+                           openings=sizes["opening_plies"], workers=workers or available_cores(),
+                           progress=progress)
+
+    return play_pairings(out, pairings(sizes), play,
+                         lambda folder: len(O.read_games(folder / "games.csv")), sizes["games"],
+                         _RUNG, progress)
 
 
 def _ratings(records, specs, anchor: str, sizes):
