@@ -6,8 +6,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +19,8 @@ from gamelib.games import othello_features as F
 from gamelib.learn import bonanza_othello as bo
 from gamelib.othello import wthor
 
+from wthor_runs import experiment_argv, needs_wthor, read_files, wait_for
+
 ROOT = Path(__file__).resolve().parents[2]
 #: One year (160 games), two epochs, four games a pairing: seconds.
 TINY = {**BO.PROFILES["quick"], "first_year": 1980, "last_year": 1980, "n_epochs": 2,
@@ -29,31 +29,12 @@ REPORT = ("history.csv", "summary.csv", "matches.csv", "data_summary.json", "cur
           "theta/minibatch.npz", "theta/minibatch_no_constraint.npz", "theta/minibatch_l1.npz")
 
 
-def _wthor_missing() -> str | None:
-    try:
-        folder = wthor.find_wthor_dir()
-    except FileNotFoundError as err:
-        return str(err)
-    if not (folder / "WTH_1980.wtb").is_file():
-        return f"no WTH_1980.wtb in {folder}; run `python -m gamelib.othello.download`"
-    return None
-
-
-needs_wthor = pytest.mark.skipif(_wthor_missing() is not None,
-                                 reason=f"WTHOR records absent: {_wthor_missing()}")
-
-
 def _argv(out, sizes=TINY, workers=1):
-    args = [sys.executable, "-m", "gamelib.experiments", "bonanza_othello", "--profile", "quick",
-            "--out", str(out), "--workers", str(workers), "--no-progress", "--seed", "3"]
-    for key, value in sizes.items():
-        if BO.PROFILES["quick"][key] != value:
-            args += ["-p", key, json.dumps(value)]
-    return args
+    return experiment_argv("bonanza_othello", BO.PROFILES["quick"], out, sizes, workers)
 
 
 def _files(out) -> dict:
-    return {name: (Path(out) / name).read_bytes() for name in REPORT}
+    return read_files(out, REPORT)
 
 
 @pytest.fixture(scope="module")
@@ -122,28 +103,20 @@ def test_the_report_reads_back_and_the_ladder_plays_its_files(cli_run):
         BO.load_report(out, expect={**TINY, "n_epochs": 3})
 
 
-def _wait_for(path: Path, proc, timeout=300.0) -> None:
-    end = time.monotonic() + timeout
-    while not path.exists():
-        assert proc.poll() is None, "the run ended before it could be stopped"
-        assert time.monotonic() < end, f"{path} did not appear"
-        time.sleep(0.05)
-
-
 @needs_wthor
 def test_a_run_stopped_by_sigterm_and_killed_resumes_to_the_same_files(cli_run, tmp_path):
     reference, _ = cli_run
     out = tmp_path / "run"
     proc = subprocess.Popen(_argv(out), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             cwd=ROOT, text=True)
-    _wait_for(out / "train" / "minibatch" / "checkpoint-000000001.npz", proc)
+    wait_for(out / "train" / "minibatch" / "checkpoint-000000001.npz", proc)
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(120) == 128 + signal.SIGTERM
     assert "rerun the same command" in proc.stderr.read()
     assert not (out / "history.csv").exists()
     proc = subprocess.Popen(_argv(out), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             cwd=ROOT)
-    _wait_for(out / "train" / "minibatch_l1" / "checkpoint-000000001.npz", proc)
+    wait_for(out / "train" / "minibatch_l1" / "checkpoint-000000001.npz", proc)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(60)
     done = subprocess.run(_argv(out), capture_output=True, text=True, cwd=ROOT)

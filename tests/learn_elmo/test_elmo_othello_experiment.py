@@ -6,8 +6,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +17,8 @@ from gamelib.experiments.cli import main as cli_main
 from gamelib.experiments.othello_ladder import learned_spec
 from gamelib.games import othello_features as F
 from gamelib.learn import elmo_positions as EP
-from gamelib.othello import wthor
+
+from wthor_runs import experiment_argv, needs_wthor, read_files, wait_for, wthor_missing
 
 ROOT = Path(__file__).resolve().parents[2]
 #: One year (160 games), 800 positions at 200 nodes, four games a pairing: seconds.
@@ -31,37 +30,18 @@ REPORT = ("curves.csv", "final.csv", "matches.csv", "teacher_summary.json", "tea
           *(f"theta/{name}.npz" for name in LOSSES))
 
 
-def _wthor_missing() -> str | None:
-    try:
-        folder = wthor.find_wthor_dir()
-    except FileNotFoundError as err:
-        return str(err)
-    if not (folder / "WTH_1980.wtb").is_file():
-        return f"no WTH_1980.wtb in {folder}; run `python -m gamelib.othello.download`"
-    return None
-
-
-needs_wthor = pytest.mark.skipif(_wthor_missing() is not None,
-                                 reason=f"WTHOR records absent: {_wthor_missing()}")
-
-
 def _argv(out, sizes=TINY, workers=1):
-    args = [sys.executable, "-m", "gamelib.experiments", "elmo_othello", "--profile", "quick",
-            "--out", str(out), "--workers", str(workers), "--no-progress", "--seed", "3"]
-    for key, value in sizes.items():
-        if EO.PROFILES["quick"][key] != value:
-            args += ["-p", key, json.dumps(value)]
-    return args
+    return experiment_argv("elmo_othello", EO.PROFILES["quick"], out, sizes, workers)
 
 
 def _files(out) -> dict:
-    return {name: (Path(out) / name).read_bytes() for name in REPORT}
+    return read_files(out, REPORT)
 
 
 @pytest.fixture(scope="module")
 def cli_run(tmp_path_factory):
-    if _wthor_missing():
-        pytest.skip(_wthor_missing())
+    if wthor_missing():
+        pytest.skip(wthor_missing())
     out = tmp_path_factory.mktemp("elmo_othello") / "run"
     done = subprocess.run(_argv(out), capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
@@ -146,21 +126,13 @@ def test_the_report_reads_back_and_the_ladder_plays_its_files(cli_run):
         EO.load_report(out, expect={**TINY, "n_epochs": 4})
 
 
-def _wait_for(path: Path, proc, timeout=300.0) -> None:
-    end = time.monotonic() + timeout
-    while not path.exists():
-        assert proc.poll() is None, "the run ended before it could be stopped"
-        assert time.monotonic() < end, f"{path} did not appear"
-        time.sleep(0.02)
-
-
 @needs_wthor
 def test_a_killed_run_resumes_to_the_same_files(cli_run, tmp_path):
     reference, _ = cli_run
     out = tmp_path / "run"
     proc = subprocess.Popen(_argv(out), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             cwd=ROOT)
-    _wait_for(out / "teacher" / "checkpoint-000000002.npz", proc)
+    wait_for(out / "teacher" / "checkpoint-000000002.npz", proc)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(60)
     assert not (out / "curves.csv").exists()

@@ -1,0 +1,51 @@
+"""What the tests of the experiments on WTHOR records share: the skip when the records are
+absent, the command line of a tiny run, its files, and waiting for a checkpoint."""
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gamelib.othello import wthor
+
+
+def wthor_missing(year: int = 1980) -> str | None:
+    """Why the WTHOR records of ``year`` cannot be read here, or None."""
+    try:
+        folder = wthor.find_wthor_dir()
+    except FileNotFoundError as err:
+        return str(err)
+    if not (folder / f"WTH_{year}.wtb").is_file():
+        return f"no WTH_{year}.wtb in {folder}; run `python -m gamelib.othello.download`"
+    return None
+
+
+needs_wthor = pytest.mark.skipif(wthor_missing() is not None,
+                                 reason=f"WTHOR records absent: {wthor_missing()}")
+
+
+def experiment_argv(name: str, quick, out, sizes, workers: int = 1, seed: int = 3) -> list:
+    """The command line of experiment ``name`` at ``sizes``: the quick profile (``quick``, its
+    sizes) with ``-p`` for every size that differs from it."""
+    args = [sys.executable, "-m", "gamelib.experiments", name, "--profile", "quick",
+            "--out", str(out), "--workers", str(workers), "--no-progress", "--seed", str(seed)]
+    for key, value in sizes.items():
+        if quick[key] != value:
+            args += ["-p", key, json.dumps(value)]
+    return args
+
+
+def read_files(out, names) -> dict:
+    """``{name: bytes}`` of the files ``names`` in the folder ``out``."""
+    return {name: (Path(out) / name).read_bytes() for name in names}
+
+
+def wait_for(path: Path, proc, timeout: float = 300.0, poll: float = 0.05) -> None:
+    """Wait until ``path`` exists while the process ``proc`` still runs."""
+    end = time.monotonic() + timeout
+    while not path.exists():
+        assert proc.poll() is None, "the run ended before it could be stopped"
+        assert time.monotonic() < end, f"{path} did not appear"
+        time.sleep(poll)
