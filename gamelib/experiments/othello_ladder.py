@@ -18,8 +18,9 @@ plays, with :mod:`gamelib.play.othello_match` (every move checked by our rules, 
   of that chapter, its value table with its network where the table has no entry,
   ``gamelib:table``, the table rebuilt from the WTHOR records at run time;
   :func:`learned_spec`). The paper profile's are the PGLeaf study's four learners on Othello
-  after 100,000 self-play games (the first training run of each, at the unit c), the value
-  network and the value table (``table``: the committed run ``data/results/paper/othello_value``,
+  after 100,000 self-play games (the first training run of each, at the unit c), the Bonanza
+  method's constrained learner and elmo's loss at λ = 0.5 from the WTHOR games (the committed
+  runs of ``bonanza_othello`` and ``elmo_othello``), the value network and the value table (``table``: the committed run ``data/results/paper/othello_value``,
   whose table -- its 111,775 training games, 4.5 million positions -- is built in about 15 s in
   each process that plays it). Every player is given the same ``node_budget``; only the searched
   ones (``classic`` and ``learned``) use it;
@@ -87,7 +88,9 @@ PROFILES = {
     "paper": {"levels": [1, 2, 3, 4], "anchor_level": 1, "node_budget": 5000,
               "learned": {f"{a}-100k": f"{_PGLEAF}/{a}_mdp_0_100000.npz"
                           for a in ("pgleaf", "tdleaf", "reinforce", "td")}
-              | {"mlp": "data/results/paper/othello_value/mlp.npz",
+              | {"bonanza-minibatch": "data/results/paper/bonanza_othello/seed-0/theta/minibatch.npz",
+                 "elmo-0.5": "data/results/paper/elmo_othello/seed-0/theta/elmo_0.5.npz",
+                 "mlp": "data/results/paper/othello_value/mlp.npz",
                  "table": "data/results/paper/othello_value"},
               "games": 40, "opening_plies": 4, "prior_draws": 0.5},
 }
