@@ -23,6 +23,8 @@ REPORT_FILES = {
     "elmo_othello": ["curves.csv", "final.csv", "matches.csv", "teacher_summary.json",
                      "curves.png", "theta/apery.npz"],
     "bonanza_shogi": ["history.csv", "summary.csv", "piece_values.csv", "matches.csv"],
+    "bonanza_othello": ["history.csv", "summary.csv", "matches.csv", "data_summary.json",
+                        "curves.png", "theta/minibatch.npz"],
     "fsf_ladder": ["ladder.csv", "ratings.csv", "ladder.png"],
     "othello_ladder": ["ladder.csv", "ratings.csv", "ladder.png"],
     "pgleaf": ["training.csv", "round_robin.csv", "gauntlet.csv", "curves.csv", "elo.csv",
