@@ -122,7 +122,7 @@ def test_a_profile_round_trips_with_learned_players():
 
 def test_a_learned_file_plays_as_what_it_holds(tmp_path):
     """A linear evaluation's file is ``gamelib:linear``, the value network's ``gamelib:mlp``;
-    the paper profile rates the value network and the PGLeaf study's four learners."""
+    the paper profile rates every learned player of the book."""
     from gamelib.games import othello as G
 
     theta = tmp_path / "theta.npz"
@@ -135,28 +135,25 @@ def test_a_learned_file_plays_as_what_it_holds(tmp_path):
     with pytest.raises(ValueError, match="player 'junk': cannot read MLP file"):
         OL.players(dict(TINY, learned={"junk": str(junk)}))["junk"].theta()
     paper = OL.PROFILES["paper"]["learned"]
-    assert set(paper) == {"pgleaf-100k", "tdleaf-100k", "reinforce-100k", "td-100k", "mlp", "table"}
+    assert set(paper) == {"pgleaf-100k", "tdleaf-100k", "reinforce-100k", "td-100k",
+                          "bonanza-minibatch", "elmo-0.5", "mlp", "table"}
     run = OL.ROOT / paper["table"]
     assert OL.learned_spec(run) == f"gamelib:table={run}"
     assert (run / "mlp.npz") == OL.ROOT / paper["mlp"] and (run / "provenance.json").is_file()
 
 
-def test_the_value_table_extends_the_committed_paper_ladder_by_its_own_pairings():
-    """The committed paper run's sizes are still a valid configuration; the paper profile is
-    those sizes with the value table added, so resuming the run plays only the table's four
-    pairings with GRhino (40 games each), every other pairing being the same."""
-    import json
-
-    prov = json.loads((OL.ROOT / "data/results/paper/othello_ladder/seed-0/provenance.json").read_text())
-    committed = OL.ladder_config(prov["sizes"])
+def test_a_player_added_to_the_ladder_adds_only_its_own_pairings():
+    """Adding a learned player to a finished ladder (as the value table, the Bonanza and the elmo
+    players were added to the committed paper run) keeps every other pairing, so resuming the
+    run plays only the new player's four pairings with GRhino (40 games each)."""
     paper = OL.ladder_config(OL.PROFILES["paper"])
-    assert "table" not in dict(committed.learned)
-    assert paper.as_dict() == dict(committed.as_dict(), learned=dict(
-        committed["learned"], table="data/results/paper/othello_value"))
-    old, new = OL.pairings(committed), OL.pairings(paper)     # (provenance sorts the names)
-    added = [("table", f"grhino-{n}") for n in (1, 2, 3, 4)]
-    assert set(new) == set(old) | set(added) and new[-4:] == added and len(new) == len(old) + 4
-    assert paper["games"] * len(added) == 160
+    for name in dict(paper.learned):
+        before = OL.ladder_config(dict(paper.as_dict(), learned={
+            k: v for k, v in dict(paper.learned).items() if k != name}))
+        old, new = OL.pairings(before), OL.pairings(paper)
+        added = [(name, f"grhino-{n}") for n in (1, 2, 3, 4)]
+        assert set(new) == set(old) | set(added) and len(new) == len(old) + 4, name
+        assert paper["games"] * len(added) == 160
 
 
 def test_a_learned_folder_must_exist_and_be_a_value_run(tmp_path):

@@ -27,8 +27,8 @@ MAX_DEPTH = 32
 _NOISE = 0.0085
 _LAMBDAS = [0, 0.33, 0.5, 1]
 
-#: ``quick``: about 20 s on one core once numba's cache is warm. ``paper`` sized to a session
-#: on two cores shared with other runs: the data of 1977-2020 in 20 s, a 5,000-node search
+#: ``quick``: about 20 s on one core once numba's cache is warm. ``paper`` sized to two cores
+#: shared with other runs: the data of 1977-2020 in 20 s, a 5,000-node search
 #: 2.2-3.2 ms a position alone (depth 5.8) and about 5.5 ms on busy cores (220,000 positions:
 #: 10-20 min on two processes), AdaGrad 2 µs a position and epoch (5 losses × 10 epochs ×
 #: 200,000: under a minute), a match game at 5,000 nodes 0.2-0.5 s (1,000 games: 2-4 min).
