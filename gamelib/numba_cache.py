@@ -10,15 +10,27 @@ apart for other sources even in a ``NUMBA_CACHE_DIR`` given by hand (where a fun
 otherwise load a copy compiled with another version of a callee from another module).
 Nothing else changes in what numba checks before it loads code: the source file's content hash,
 the function's bytecode and closure, the argument types, the CPU and the numba version.
+
+Processes that start together with an empty cache (a pool's workers, CI's book and tests) would
+each compile the same functions at the same moment. :func:`install` also makes the compilation
+of one of gamelib's cached functions hold a lock file beside its index (``<index>.lock``,
+``fcntl.flock``): a second process wanting the same function waits for the first and then loads
+its code from the cache instead of compiling it again. The locks follow the call graph (a
+function's callees are compiled while it is), so two processes cannot wait for each other unless
+functions call each other in a circle; a process waits at most :data:`COMPILE_WAIT` seconds and
+then compiles by itself, and the operating system releases the lock of a process that dies.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import time
 from pathlib import Path
 
-from numba.core import config
+from numba.core import config, sigutils
 from numba.core.caching import CacheImpl, UserProvidedCacheLocator
+from numba.core.dispatcher import Dispatcher
 
 from gamelib.sources import source_digest
 
@@ -43,8 +55,71 @@ class PackageCacheLocator(UserProvidedCacheLocator):
         return super().from_function(py_func, py_file)
 
 
+#: Seconds a process waits for another one compiling the same function before compiling it too.
+COMPILE_WAIT = 300.0
+_POLL = 0.05
+_held: set[str] = set()          # lock files this process holds (a compile within a compile)
+_numba_compile = Dispatcher.compile
+
+
+def _lock_path(dispatcher) -> str | None:
+    """The lock file of ``dispatcher``'s cached code, or None if numba does not cache it under
+    :class:`PackageCacheLocator`."""
+    cache = getattr(dispatcher, "_cache", None)
+    impl = getattr(cache, "_impl", None)
+    if not isinstance(getattr(impl, "locator", None), PackageCacheLocator):
+        return None
+    return os.path.join(cache._cache_path, f"{impl.filename_base}.lock")
+
+
+@contextlib.contextmanager
+def compiling(path: str | None):
+    """Hold the lock file ``path`` (waiting at most :data:`COMPILE_WAIT` seconds for another
+    process); nothing if ``path`` is None, already held here, or cannot be created."""
+    if path is None or path in _held:
+        yield
+        return
+    import fcntl
+
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError:
+        yield
+        return
+    try:
+        deadline = time.monotonic() + COMPILE_WAIT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(_POLL)
+        _held.add(path)
+        try:
+            yield
+        finally:
+            _held.discard(path)
+    finally:
+        os.close(fd)   # releases the lock
+
+
+def _compile(self, sig):
+    """numba's ``Dispatcher.compile``, holding the function's lock file unless the signature is
+    already compiled in this process (see the module docstring)."""
+    args, _ = sigutils.normalize_signature(sig)
+    if tuple(args) in self.overloads:
+        return _numba_compile(self, sig)
+    with compiling(_lock_path(self)):
+        return _numba_compile(self, sig)
+
+
 def install() -> None:
-    """Put :class:`PackageCacheLocator` first among numba's cache locators (in this process;
-    every process that imports gamelib installs it)."""
+    """Put :class:`PackageCacheLocator` first among numba's cache locators, and make compiling
+    a gamelib function hold its lock file (in this process; every process that imports gamelib
+    installs both)."""
     if PackageCacheLocator not in CacheImpl._locator_classes:
         CacheImpl._locator_classes = [PackageCacheLocator, *CacheImpl._locator_classes]
+    Dispatcher.compile = _compile

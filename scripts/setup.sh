@@ -31,6 +31,10 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   fi
   echo "$want" > "$stamp"
 fi
+# gamelib's bytecode, once: with PYTHONDONTWRITEBYTECODE set (as on some machines and CI) every
+# process -- each pool worker, kernel and test subprocess -- would otherwise compile all of its
+# sources again (a quarter of a second each); stale files are ignored by Python and remade here
+.venv/bin/python -m compileall -q gamelib >/dev/null
 # --- Fairy-Stockfish (the outside yardstick of gamelib.play.engine_match; its tests skip without it) ---
 if [ ! -x /usr/games/fairy-stockfish ] && ! command -v fairy-stockfish >/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

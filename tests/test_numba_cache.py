@@ -51,3 +51,37 @@ def test_a_cache_of_other_sources_is_not_used(tmp_path):
     shutil.copytree(first / ".numba_cache", second / ".numba_cache")
     assert _hits_misses(second) == (0, 1)
 
+
+
+# waits until both processes are ready, then compiles one slow-to-compile gamelib function
+# (the Othello features, about 4 s) and prints whether it was compiled here or loaded
+RACE = """
+import os, sys, time
+from pathlib import Path
+import numpy as np
+from gamelib.games.othello_features import board_features
+Path(sys.argv[1]).touch()
+while not Path(sys.argv[2]).exists():
+    time.sleep(0.01)
+board_features(np.uint64(0x0000000810000000), np.uint64(0x0000001008000000),
+               np.zeros(64, np.int32), np.zeros(64, np.float64))
+stats = board_features.stats
+print(len(stats.cache_hits), len(stats.cache_misses))
+"""
+
+
+def test_processes_starting_together_compile_a_function_once(tmp_path):
+    """Two processes wanting the same function in an empty cache at the same moment: one
+    compiles it, holding its lock file, and the other waits and loads it (without the lock both
+    would compile it)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    procs = [subprocess.Popen([sys.executable, "-c", RACE, str(tmp_path / f"ready{i}"),
+                               str(tmp_path / f"ready{1 - i}")], env=env, cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for i in (0, 1)]
+    outs = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err[-2000:]
+        outs.append(tuple(int(x) for x in out.split()))
+    assert sorted(outs) == [(0, 1), (1, 0)], outs

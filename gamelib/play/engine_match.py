@@ -48,7 +48,6 @@ import concurrent.futures as cf
 import csv
 import hashlib
 import io
-import multiprocessing
 import os
 import signal
 import sys
@@ -62,7 +61,7 @@ from tqdm import tqdm
 from gamelib.runtime import cli
 from gamelib.runtime.atomic import atomic_write_json, atomic_write_text, read_json
 from gamelib.runtime.checks import check_int, check_number, check_seed
-from gamelib.runtime.executor import START_METHOD, terminate_pool
+from gamelib.runtime.executor import process_context, terminate_pool
 from gamelib.runtime.interrupt import SIGNALS
 from gamelib.runtime.paths import check_output_folder
 from gamelib.runtime.seeds import derive_rng, derive_seed
@@ -568,7 +567,7 @@ def _check_openings(tasks: Sequence[_Task], plies: int, max_plies: int) -> None:
 def _run_parallel(tasks: list, workers: int, done) -> None:
     """Run ``tasks`` on ``workers`` processes, at most ``2 * workers`` at a time, until
     ``done(row)`` says stop."""
-    pool = cf.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(START_METHOD),
+    pool = cf.ProcessPoolExecutor(workers, mp_context=process_context(),
                                   initializer=_worker_init)
     pending: set = set()
     todo = iter(tasks)

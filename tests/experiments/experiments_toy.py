@@ -82,3 +82,8 @@ if __name__ == "__main__":
     folder, seed, n_batches = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     workers = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     run(folder, seed, n_batches, workers)
+
+
+def loaded(name: str) -> bool:
+    """Whether module ``name`` is imported in this process (a job for the preload test)."""
+    return name in sys.modules

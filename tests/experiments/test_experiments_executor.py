@@ -128,3 +128,24 @@ def test_bad_arguments(kwargs, message):
 
 def test_empty_input():
     assert map_ordered(slow_square, [], workers=2) == []
+
+
+@pytest.mark.skipif(START_METHOD != "forkserver", reason="only the forkserver preloads modules")
+def test_workers_start_with_the_gamelib_modules_the_parent_had_loaded():
+    """The forkserver imports what the process starting the first pool had loaded, so a worker
+    does not import numba and gamelib again (``executor.process_context``): ``gamelib.learn.elmo``,
+    imported by the parent only, is there in the workers; ``gamelib.learn.elmo_train``, imported
+    by no one, is not."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import gamelib.learn.elmo, sys\n"
+            "from experiments_toy import loaded\n"
+            "from gamelib.runtime.executor import map_ordered\n"
+            "print(map_ordered(loaded, ['gamelib.learn.elmo', 'gamelib.learn.elmo_train',"
+            " 'numba'] * 2, workers=2, chunksize=1))\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).parent, text=True,
+                         capture_output=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split("\n")[-2] == str([True, False, True] * 2)
