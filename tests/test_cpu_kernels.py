@@ -32,6 +32,9 @@ import pytest
 
 from gamelib import notebook as nb
 
+#: about 10 minutes of tests on a busy CI machine: run before the other modules (tests/conftest.py)
+pytestmark = pytest.mark.early(minutes=10)
+
 #: Notebooks whose results went through numpy matrix products.
 NOTEBOOKS = ("othello_value",)
 

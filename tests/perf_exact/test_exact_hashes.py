@@ -21,6 +21,9 @@ import pytest
 
 import exact_cases as C
 
+#: about 4 minutes of tests on a busy CI machine: run before the other modules (tests/conftest.py)
+pytestmark = pytest.mark.early(minutes=4)
+
 EXPECTED = {
     "evaluation": "e206a5dc878cf4a58daaaa2dee138d04ebd48d68d0c21c37fbfa99011bd9e20b",
     "leaves": "8d3372756dfefb62f46b739ed7aeb15799c0c91b39cff8128698335c1ef97530",

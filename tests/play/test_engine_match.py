@@ -24,6 +24,9 @@ from gamelib.play.match_stats import Sprt, elo_interval, likelihood_of_superiori
 from gamelib.play.stats import Record
 from gamelib.play.usi_client import EngineError, Limits, UsiEngine
 
+#: about 4 minutes of tests on a busy CI machine: run before the other modules (tests/conftest.py)
+pytestmark = pytest.mark.early(minutes=4)
+
 FAKE = textwrap.dedent('''
     """A fake USI engine: MODE decides how it misbehaves; it notes its pid in PIDDIR."""
     import os, signal, sys, time

@@ -20,6 +20,9 @@ from gamelib.play.stats import Record
 from gtp_fake import alive_engines, fake  # noqa: F401 (fake is a fixture)
 from process_tree import session_members
 
+#: about 2 minutes of tests on a busy CI machine: run before the other modules (tests/conftest.py)
+pytestmark = pytest.mark.early(minutes=2)
+
 GREEDY = M.OthelloPlayerSpec("gamelib:greedy")
 RANDOM = M.OthelloPlayerSpec("gamelib:random")
 STOP_WITHIN = 15.0
