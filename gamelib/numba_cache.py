@@ -75,16 +75,19 @@ def _lock_path(dispatcher) -> str | None:
 @contextlib.contextmanager
 def compiling(path: str | None):
     """Hold the lock file ``path`` (waiting at most :data:`COMPILE_WAIT` seconds for another
-    process); nothing if ``path`` is None, already held here, or cannot be created."""
-    if path is None or path in _held:
+    process); nothing if ``path`` is None or already held here, and no lock where the file
+    cannot be created or the file system has no locks (the body runs all the same)."""
+    try:
+        import fcntl
+    except ImportError:          # no flock (Windows): every process compiles for itself
+        fcntl = None
+    if path is None or path in _held or fcntl is None:
         yield
         return
-    import fcntl
-
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
-    except OSError:
+    except OSError:              # a read-only cache folder: no lock
         yield
         return
     try:
@@ -97,6 +100,8 @@ def compiling(path: str | None):
                 if time.monotonic() > deadline:
                     break
                 time.sleep(_POLL)
+            except OSError:      # a file system without locks (ENOLCK): compile unlocked
+                break
         _held.add(path)
         try:
             yield

@@ -85,3 +85,37 @@ def test_processes_starting_together_compile_a_function_once(tmp_path):
         assert proc.returncode == 0, err[-2000:]
         outs.append(tuple(int(x) for x in out.split()))
     assert sorted(outs) == [(0, 1), (1, 0)], outs
+
+
+def test_the_compile_lock_gives_way_where_it_cannot_be_taken(tmp_path, monkeypatch):
+    """Where the lock file cannot be created (a read-only cache) or the file system has no locks
+    (flock fails with ENOLCK), compiling goes on without the lock; a held lock is re-entrant."""
+    import errno
+    import fcntl
+
+    from gamelib import numba_cache
+
+    ran = []
+    with numba_cache.compiling(str(tmp_path / "missing" / "f.lock")):
+        ran.append("created")
+    (tmp_path / "ro").mkdir()
+    (tmp_path / "ro").chmod(0o500)
+    try:
+        if not os.access(tmp_path / "ro", os.W_OK):       # (root may write anyway)
+            with numba_cache.compiling(str(tmp_path / "ro" / "sub" / "f.lock")):
+                ran.append("read-only")
+    finally:
+        (tmp_path / "ro").chmod(0o700)
+    path = str(tmp_path / "g.lock")
+    with numba_cache.compiling(path):
+        with numba_cache.compiling(path):                 # a compile within a compile
+            ran.append("re-entrant")
+
+    def no_locks(fd, op):
+        raise OSError(errno.ENOLCK, "no locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    with numba_cache.compiling(str(tmp_path / "h.lock")):
+        ran.append("no locks")
+    assert "created" in ran and "re-entrant" in ran and "no locks" in ran
+    assert not numba_cache._held
