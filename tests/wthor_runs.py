@@ -2,6 +2,7 @@
 absent, the command line of a tiny run, its files, and waiting for a checkpoint."""
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -40,6 +41,12 @@ def experiment_argv(name: str, quick, out, sizes, workers: int = 1, seed: int = 
 def read_files(out, names) -> dict:
     """``{name: bytes}`` of the files ``names`` in the folder ``out``."""
     return {name: (Path(out) / name).read_bytes() for name in names}
+
+
+def paused_at(checkpoint: str) -> dict:
+    """The environment of a run that stops itself (SIGSTOP) once it has saved the checkpoint
+    whose path ends with ``checkpoint``: the test then kills it there, however fast it runs."""
+    return {**os.environ, "GAMELIB_PAUSE_AFTER": checkpoint}
 
 
 def wait_for(path: Path, proc, timeout: float = 300.0, poll: float = 0.05) -> None:

@@ -16,6 +16,11 @@ Every file is written atomically (:mod:`gamelib.runtime.atomic`) and the checkpo
 before the manifest that lists it, so the manifest always describes complete files, whenever the
 process dies. Opening a folder whose stored config differs from the requested one raises
 :class:`RunConfigMismatch` naming the differing keys: a run never silently resumes another.
+
+For tests of resumption, the environment variable ``GAMELIB_PAUSE_AFTER`` names a checkpoint by
+the end of its path (e.g. ``teacher/checkpoint-000000002.npz``): the process that saves it stops
+itself (``SIGSTOP``) once it is on disk, so that a test can kill a run at a chosen point however
+fast the machine is.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import hashlib
 import json
 import os
 import re
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -77,6 +83,14 @@ def _differences(stored, requested, where: str = "") -> list[str]:
     if stored != requested or type(stored) is not type(requested):
         return [f"{where or 'config'!r}: stored {stored!r}, requested {requested!r}"]
     return []
+
+
+def _pause_if_asked(path: Path) -> None:
+    """Stop this process (``SIGSTOP``) if ``GAMELIB_PAUSE_AFTER`` names the checkpoint
+    ``path`` (see the module's docstring)."""
+    wanted = os.environ.get("GAMELIB_PAUSE_AFTER")
+    if wanted and hasattr(signal, "SIGSTOP") and path.as_posix().endswith("/" + wanted):
+        os.kill(os.getpid(), signal.SIGSTOP)
 
 
 def _sha256(path: Path) -> str:
@@ -293,6 +307,7 @@ class CheckpointStore:
         self._manifest = manifest
         for entry in dropped:
             (self.folder / entry["file"]).unlink(missing_ok=True)
+        _pause_if_asked(path)
         return path
 
     def _load(self, entry: dict) -> Checkpoint:

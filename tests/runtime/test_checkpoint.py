@@ -159,3 +159,35 @@ def test_one_process_at_a_time(tmp_path):
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
                          text=True, check=True).stdout
     assert out == ""
+
+
+def test_gamelib_pause_after_stops_the_process_at_the_named_checkpoint(tmp_path):
+    """The hook of the resumption tests: the process stops itself once the checkpoint named by
+    GAMELIB_PAUSE_AFTER is on disk (and not at the ones before it), so that a test can kill it
+    there however fast the machine is."""
+    import os
+    import signal
+    import time
+    script = ("import numpy as np, sys\n"
+              "from gamelib.runtime.checkpoint import CheckpointStore\n"
+              "with CheckpointStore(sys.argv[1], {'x': 1}, keep_last=5) as s:\n"
+              "    for k in (1, 2, 3):\n"
+              "        s.save(k, {'w': np.zeros(2)})\n")
+    folder = tmp_path / "run"
+    env = {**os.environ, "GAMELIB_PAUSE_AFTER": "run/checkpoint-000000002.npz"}
+    proc = subprocess.Popen([sys.executable, "-c", script, str(folder)], env=env)
+    try:
+        end = time.monotonic() + 120
+        while open(f"/proc/{proc.pid}/stat").read().rsplit(")", 1)[1].split()[0] != "T":
+            assert proc.poll() is None, "the process ran past the checkpoint it was to stop at"
+            assert time.monotonic() < end
+            time.sleep(0.02)
+        assert sorted(p.name for p in folder.glob("checkpoint-*")) == [
+            "checkpoint-000000001.npz", "checkpoint-000000002.npz"]
+        assert json.loads((folder / MANIFEST).read_text())["completed"] == 2
+        proc.send_signal(signal.SIGCONT)            # resumed, it finishes the run
+        assert proc.wait(60) == 0
+        assert (folder / "checkpoint-000000003.npz").exists()
+    finally:
+        proc.kill()
+        proc.wait()
