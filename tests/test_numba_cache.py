@@ -1,11 +1,16 @@
 """numba's cache of gamelib's code serves another checkout of the same sources, and only those
-(gamelib.numba_cache): CI copies the book clone's cache into its test clone."""
+(gamelib.numba_cache): CI copies the book clone's cache into its test clone; processes that
+start together compile a function once; a function is compiled once per argument types, not per
+constant."""
 
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -119,3 +124,48 @@ def test_the_compile_lock_gives_way_where_it_cannot_be_taken(tmp_path, monkeypat
         ran.append("no locks")
     assert "created" in ran and "re-entrant" in ran and "no locks" in ran
     assert not numba_cache._held
+
+
+def test_a_constant_argument_compiles_the_general_version_unless_its_value_is_needed(
+        tmp_path, monkeypatch):
+    """Called from jitted code with a constant, a gamelib function is compiled for the constant's
+    type (int64, bool), not once more for each value (numba's Literal types): the same code for
+    every call site, compiled once. A function that needs the value to be typed (an index into a
+    tuple of mixed types) fails with an error that says why."""
+    from numba import njit, types
+    from numba.core import errors
+
+    from gamelib import numba_cache
+    from gamelib.algorithms.noise import mix_seed
+
+    @njit
+    def seed_of_zero():
+        return mix_seed(0)
+
+    assert seed_of_zero() == mix_seed(np.int64(0))
+    assert mix_seed.signatures and not any(isinstance(a, types.Literal)
+                                           for sig in mix_seed.signatures for a in sig)
+
+    # functions of this test, treated as gamelib's
+    monkeypatch.setattr(numba_cache, "_lock_path", lambda dispatcher: str(tmp_path / "f.lock"))
+
+    @njit
+    def add_one(x, flag):
+        return x + 1 if flag else x
+
+    @njit
+    def item(t, i):
+        return t[i]
+
+    @njit
+    def calls():
+        return add_one(3, True) + add_one(4, False)
+
+    @njit
+    def calls_item(x):
+        return item((x, 2.5), 1)
+
+    assert calls() == 8
+    assert add_one.signatures == [(types.int64, types.boolean)]
+    with pytest.raises(errors.TypingError, match="once per argument types, not for the value"):
+        calls_item(3)
