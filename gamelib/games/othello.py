@@ -236,6 +236,33 @@ def load_theta(path) -> np.ndarray:
                         name=f"{path}: theta")
 
 
+#: What a packed θ's first entry says it is: the tag's name, the header's length, what it holds
+#: (long and short), the function that packs it and its evaluation kind's name.
+_PACKED = {MLP_TAG: ("MLP_TAG", _MLP_HEADER, "value network", "network", "pack_mlp", "EVAL_MLP"),
+           TABLE_TAG: ("TABLE_TAG", _TABLE_HEADER, "value table", "table", "pack_table", "EVAL_TABLE")}
+
+
+def _packed_vector(theta, name: str, tag: float) -> np.ndarray:
+    """``theta`` as a contiguous ``float64`` vector longer than its header whose first entry is
+    ``tag`` (:data:`MLP_TAG` or :data:`TABLE_TAG`), or ``ValueError`` naming what it is instead
+    (a linear evaluation's θ, the other packed kind)."""
+    tag_name, header, what, short, packer, _ = _PACKED[tag]
+    try:
+        arr = np.ascontiguousarray(theta, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a vector of numbers (a {short} packed by "
+                         f"gamelib.games.othello.{packer})") from None
+    if arr.ndim != 1 or arr.size <= header or arr[0] != tag:
+        other = _PACKED.get(float(arr[0])) if arr.ndim == 1 and arr.size else None
+        hint = (f": a linear evaluation's θ ({N_FEATURES} parameters) is not a {short}"
+                if arr.ndim == 1 and arr.size == N_FEATURES
+                else f": it is a {other[2]} packed by {other[4]} (the kind {other[5]})" if other
+                else "")
+        raise ValueError(f"{name} is not a {what} packed by gamelib.games.othello.{packer} "
+                         f"(its first entry is not {tag_name}){hint}")
+    return arr
+
+
 def pack_mlp(mlp: MLP) -> np.ndarray:
     """The value network ``mlp`` (:class:`gamelib.othello.mlp.MLP`, ``float32`` or ``float64``) as
     the ``float64`` vector θ of :data:`EVAL_MLP`: the header and the parameters' bytes of the
@@ -261,16 +288,7 @@ def unpack_mlp(theta, name: str = "theta") -> MLP:
     parameters, bit for bit), or ``ValueError`` naming what is wrong (a vector that is not a
     packed network, such as a linear evaluation's θ; a damaged header; non-finite
     parameters)."""
-    try:
-        arr = np.ascontiguousarray(theta, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a vector of numbers (a network packed by "
-                         "gamelib.games.othello.pack_mlp)") from None
-    if arr.ndim != 1 or arr.size <= _MLP_HEADER or arr[0] != MLP_TAG:
-        hint = (f": a linear evaluation's θ ({N_FEATURES} parameters) is not a network"
-                if arr.ndim == 1 and arr.size == N_FEATURES else "")
-        raise ValueError(f"{name} is not a value network packed by gamelib.games.othello.pack_mlp "
-                         f"(its first entry is not MLP_TAG){hint}")
+    arr = _packed_vector(theta, name, MLP_TAG)
     code, width, n_sizes = arr[1], arr[2], arr[3]
     codes = {c: e for e, c in _ENCODINGS.items()}
     bad = ("encoding code" if code not in codes else "bytes per parameter" if width not in (4, 8)
@@ -332,18 +350,7 @@ def pack_table(table: ValueTable, fallback: MLP | None = None) -> np.ndarray:
 
 def _table_parts(theta, name: str):
     """The header and the four parts of a packed table, checked (:func:`unpack_table`)."""
-    try:
-        arr = np.ascontiguousarray(theta, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a vector of numbers (a table packed by "
-                         "gamelib.games.othello.pack_table)") from None
-    if arr.ndim != 1 or arr.size <= _TABLE_HEADER or arr[0] != TABLE_TAG:
-        hint = (f": a linear evaluation's θ ({N_FEATURES} parameters) is not a table"
-                if arr.ndim == 1 and arr.size == N_FEATURES
-                else ": it is a value network packed by pack_mlp (the kind EVAL_MLP)"
-                if arr.ndim == 1 and arr.size and arr[0] == MLP_TAG else "")
-        raise ValueError(f"{name} is not a value table packed by gamelib.games.othello.pack_table "
-                         f"(its first entry is not TABLE_TAG){hint}")
+    arr = _packed_vector(theta, name, TABLE_TAG)
     header = arr[1:_TABLE_HEADER]
     if not np.all((header >= 0) & (header <= 2**40) & (header == np.floor(header))):
         raise ValueError(f"{name}: a packed table's sizes must be integers >= 0")

@@ -44,32 +44,23 @@ also writes every game to ``DIR/records/`` as KIF and CSA for shogi GUIs
 from __future__ import annotations
 
 import argparse
-import concurrent.futures as cf
-import csv
 import hashlib
-import io
-import os
-import signal
-import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
 import numpy as np
-from tqdm import tqdm
 
 from gamelib.runtime import cli
-from gamelib.runtime.atomic import atomic_write_json, atomic_write_text, read_json
 from gamelib.runtime.checks import check_int, check_number, check_seed
-from gamelib.runtime.executor import process_context, terminate_pool
-from gamelib.runtime.interrupt import SIGNALS
-from gamelib.runtime.paths import check_output_folder
 from gamelib.runtime.seeds import derive_rng, derive_seed
 from gamelib.minishogi import Position
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import format_usi, parse_usi
 from gamelib.minishogi.records_kif import ending_of_position
-from gamelib.play.match_stats import Sprt, summary_line
+from gamelib.play import match_runner
+from gamelib.play.match_runner import MAX_TIMEOUT, MatchResult, read_rows
+from gamelib.play.match_stats import Sprt
 from gamelib.play.openings import random_opening
 from gamelib.play.stats import Record
 from gamelib.play.usi_client import EngineError, Limits, UsiEngine, split_command
@@ -79,12 +70,11 @@ __all__ = ["PlayerSpec", "parse_player", "GameResult", "play_game", "opening_mov
 
 #: Columns of ``games.csv``.
 COLUMNS = ("game", "sente", "gote", "result", "reason", "plies", "moves")
+#: The columns that name the players.
+SIDES = ("sente", "gote")
+#: ``--records`` formats (:mod:`gamelib.minishogi.records_kif`).
+RECORD_FORMATS = ("kifu", "kif", "csa")
 GAMELIB_PREFIX = "gamelib:"
-#: The longest timeout accepted (seconds): a day per move or handshake.
-MAX_TIMEOUT = 86_400.0
-#: Seconds a terminated worker gets to end its engines (each has a second to quit, then is
-#: terminated) before it is killed.
-ENGINE_GRACE = 5.0
 _GAMELIB_KINDS = ("reference", "material", "random")
 
 
@@ -337,75 +327,14 @@ def _run_task(task: _Task) -> dict:
             "reason": g.reason, "plies": len(g.moves), "moves": " ".join(g.moves)}
 
 
-def _worker_init() -> None:
-    # a terminated worker (or one whose terminal hangs up) unwinds, and so closes its engines,
-    # instead of dying on the spot
-    for sig in SIGNALS:
-        signal.signal(sig, lambda *_: sys.exit(1))
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-@dataclass
-class MatchResult:
-    """A finished (or SPRT-stopped) match.
-
-    Attributes
-    ----------
-    first, second : str
-        The players' names.
-    rows : list of dict
-        The counted games (``games.csv`` lines, in game order).
-    record : Record
-        FIRST's wins, draws and losses over ``rows``.
-    llr : float or None
-        The SPRT's log-likelihood ratio after ``rows`` (None without SPRT).
-    decision : str or None
-        ``"H1"``/``"H0"`` if the SPRT stopped the match.
-    """
-
-    first: str
-    second: str
-    rows: list
-    record: Record
-    llr: float | None = None
-    decision: str | None = None
-
-    def summary(self) -> str:
-        text = f"{self.first} vs {self.second}: {summary_line(self.record)}"
-        if self.llr is not None:
-            text += f", LLR {self.llr:+.2f}" + (f" -> {self.decision}" if self.decision else "")
-        return text
-
-
 def record_of(rows: Sequence[Mapping], player: str) -> Record:
     """``player``'s wins, draws and losses over ``games.csv`` rows."""
-    w = d = l = 0
-    for row in rows:
-        if row["result"] == "draw":
-            d += 1
-        elif row[row["result"]] == player:
-            w += 1
-        elif player in (row["sente"], row["gote"]):
-            l += 1
-    return Record(w, d, l)
+    return match_runner.record_of(rows, player, SIDES)
 
 
 def read_games(path) -> list[dict]:
     """The rows of a ``games.csv`` (a last line cut short by a kill is dropped), by game."""
-    path = Path(path)
-    if not path.exists():
-        return []
-    text = path.read_text(encoding="utf-8")
-    if text and not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]
-    reader = csv.DictReader(io.StringIO(text))
-    if text and tuple(reader.fieldnames or ()) != COLUMNS:
-        raise ValueError(f"{path}: expected the columns {', '.join(COLUMNS)}, got {reader.fieldnames}")
-    rows = {}
-    for row in reader:
-        row["game"], row["plies"] = int(row["game"]), int(row["plies"])
-        rows[row["game"]] = row
-    return [rows[k] for k in sorted(rows)]
+    return read_rows(path, COLUMNS, ("game", "plies"))
 
 
 def export_records(rows: Sequence[Mapping], folder, formats: Sequence[str] = ("kifu", "csa")) -> list[Path]:
@@ -413,7 +342,7 @@ def export_records(rows: Sequence[Mapping], folder, formats: Sequence[str] = ("k
     ``kif`` Shift-JIS, ``csa``; :mod:`gamelib.minishogi.records_kif`) for shogi GUIs."""
     from gamelib.minishogi.records_kif import game_text, save_record
 
-    bad = sorted(set(formats) - {"kifu", "kif", "csa"})
+    bad = sorted(set(formats) - set(RECORD_FORMATS))
     if bad:
         raise ValueError(f"unknown record format(s) {bad}: use kifu, kif or csa")
     folder = Path(folder)
@@ -423,29 +352,6 @@ def export_records(rows: Sequence[Mapping], folder, formats: Sequence[str] = ("k
         game = game_text(row["moves"].split(), row["reason"], row["result"], row["sente"], row["gote"])
         paths += [save_record(folder / f"game-{int(row['game']):05d}.{fmt}", game) for fmt in formats]
     return paths
-
-
-def _csv_text(rows: Sequence[Mapping], header: bool) -> str:
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, COLUMNS, lineterminator="\n")
-    if header:
-        writer.writeheader()
-    writer.writerows(rows)
-    return buf.getvalue()
-
-
-def _rewrite(path: Path, rows: Mapping[int, Mapping]) -> None:
-    """Make ``path`` hold ``rows`` in game order (untouched if it does already)."""
-    text = _csv_text([rows[k] for k in sorted(rows)], header=True)
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
-        atomic_write_text(path, text)
-
-
-def _append(path: Path, row: Mapping) -> None:
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(_csv_text([row], header=f.tell() == 0))
-        f.flush()
-        os.fsync(f.fileno())
 
 
 def run_match(first: PlayerSpec, second: PlayerSpec, games: int, out=None, *, seed: int = 0,
@@ -471,130 +377,31 @@ def run_match(first: PlayerSpec, second: PlayerSpec, games: int, out=None, *, se
     if openings >= max_plies:
         raise ValueError(f"openings of {openings} random plies reach the cap of {max_plies} plies: "
                          f"no game would be played")
-    if first.name == second.name:
-        raise ValueError(f"the players need different names, both are {first.name!r}")
     identity = {"first": first.identity(), "second": second.identity(), "seed": int(seed), "openings": int(openings),
                 "max_plies": int(max_plies), "start_sfen": R.START_SFEN}
-    rows: dict[int, dict] = {}
-    path = meta = None
-    if out is not None:
-        out = check_output_folder(out, "match folder")
-        path, meta = out / "games.csv", out / "match.json"
-        if meta.exists():
-            if read_json(meta) != identity:
-                raise ValueError(f"{out} holds a match with other settings ({meta}); use another folder")
-        elif path.exists():
-            raise ValueError(f"{path} exists without {meta.name}; use another folder")
-        rows = {r["game"]: r for r in read_games(path)}
-    tasks = []
-    for i in range(games):
-        if i in rows:
-            continue
+
+    def make_task(i: int) -> _Task:
         sente, gote = (first, second) if i % 2 == 0 else (second, first)
-        tasks.append(_Task(i, sente, gote, derive_seed(seed, "game", i), opening_moves(seed, i // 2, openings),
-                           max_plies, start_timeout, move_timeout))
-    _check_openings(tasks, openings, max_plies)
-    if tasks:  # a player that cannot start is a setup error, not a forfeit of every game
-        first.check_starts(start_timeout)
-        second.check_starts(start_timeout)
-    if out is not None:  # nothing is written before the checks
-        out.mkdir(parents=True, exist_ok=True)
-        if not meta.exists():
-            atomic_write_json(meta, identity)
-        if rows:  # without a cut-off last line before appending
-            _rewrite(path, rows)
+        task = _Task(i, sente, gote, derive_seed(seed, "game", i), opening_moves(seed, i // 2, openings),
+                     max_plies, start_timeout, move_timeout)
+        _check_opening(task, openings, max_plies)
+        return task
 
-    def decided() -> tuple[int, float | None, str | None]:
-        """Games counted (a prefix in game order), the LLR there and the decision."""
-        if sprt is None:
-            return games, None, None
-        rec = Record(0)
-        for k in range(games):
-            if k not in rows:
-                return k, sprt.llr(rec), None
-            rec = rec + record_of([rows[k]], first.name)
-            if sprt.decision(rec):
-                return k + 1, sprt.llr(rec), sprt.decision(rec)
-        return games, sprt.llr(rec), None
-
-    bar = tqdm(total=games, initial=len([k for k in rows if k < games]), disable=not progress,
-               desc=f"{first.name} vs {second.name}", unit="game")
-
-    def done(row: dict) -> bool:
-        rows[row["game"]] = row
-        if path is not None:
-            _append(path, row)
-        n, llr, decision = decided()
-        counted = [rows[k] for k in sorted(rows) if k < n]
-        rec = record_of(counted, first.name)
-        post = {"W-D-L": f"{rec.wins}-{rec.draws}-{rec.losses}"}
-        if llr is not None:
-            post["LLR"] = f"{llr:+.2f}"
-        bar.set_postfix(post, refresh=False)
-        bar.update(1)
-        return decision is not None
-
-    try:
-        if decided()[2] is None and tasks:
-            if workers == 1:
-                for task in tasks:
-                    if done(_run_task(task)):
-                        break
-            else:
-                _run_parallel(tasks, workers, done)
-    finally:
-        bar.close()
-    n, llr, decision = decided()
-    counted = [rows[k] for k in sorted(rows) if k < n]
-    if path is not None:
-        _rewrite(path, rows)
-    return MatchResult(first.name, second.name, counted, record_of(counted, first.name), llr, decision)
+    return match_runner.run_match(first, second, games, out, identity=identity, make_task=make_task,
+                                  run=_run_task, columns=COLUMNS, sides=SIDES, integers=("game", "plies"),
+                                  workers=workers, progress=progress, sprt=sprt, start_timeout=start_timeout)
 
 
-def _check_openings(tasks: Sequence[_Task], plies: int, max_plies: int) -> None:
-    """``ValueError`` naming the first game whose random opening ends the game before either
-    player moves (fewer than ``plies`` moves drawn, or a position the rules end)."""
-    for task in tasks:
-        pos = Position(max_plies=max_plies)
-        for m in task.opening:
-            pos.push_usi(m)
-        if len(task.opening) < plies or pos.outcome() is not None:
-            raise ValueError(f"the random opening of game {task.index} ends the game after {pos.ply} plies "
-                             f"({ending_of_position(pos)}) before either player moves: use fewer opening plies "
-                             f"(--openings {plies}) or another seed")
-
-
-def _run_parallel(tasks: list, workers: int, done) -> None:
-    """Run ``tasks`` on ``workers`` processes, at most ``2 * workers`` at a time, until
-    ``done(row)`` says stop."""
-    pool = cf.ProcessPoolExecutor(workers, mp_context=process_context(),
-                                  initializer=_worker_init)
-    pending: set = set()
-    todo = iter(tasks)
-    try:
-        stop = False
-        while True:
-            while not stop and len(pending) < 2 * workers:
-                task = next(todo, None)
-                if task is None:
-                    break
-                pending.add(pool.submit(_run_task, task))
-            if not pending:
-                break
-            finished, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
-            for fut in sorted(finished, key=lambda f: f.result()["game"]):
-                stop = done(fut.result()) or stop
-            if stop:
-                for fut in pending:
-                    fut.cancel()
-                for fut in cf.as_completed(pending):
-                    if not fut.cancelled():
-                        done(fut.result())
-                break
-    except BaseException:  # a signal, Ctrl-C or a failure: the workers unwind and end their engines
-        terminate_pool(pool, grace=ENGINE_GRACE)
-        raise
-    pool.shutdown(wait=True)
+def _check_opening(task: _Task, plies: int, max_plies: int) -> None:
+    """``ValueError`` if the random opening of ``task`` ends the game before either player moves
+    (fewer than ``plies`` moves drawn, or a position the rules end)."""
+    pos = Position(max_plies=max_plies)
+    for m in task.opening:
+        pos.push_usi(m)
+    if len(task.opening) < plies or pos.outcome() is not None:
+        raise ValueError(f"the random opening of game {task.index} ends the game after {pos.ply} plies "
+                         f"({ending_of_position(pos)}) before either player moves: use fewer opening plies "
+                         f"(--openings {plies}) or another seed")
 
 
 # ----------------------------------------------------------------------------- command line
@@ -604,7 +411,6 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("first", help="USI command line, gamelib:reference, gamelib:material, gamelib:random or "
                                  "gamelib:theta=PATH")
     p.add_argument("second", help="the opponent, as FIRST")
-    p.add_argument("--games", type=int, required=True, help="number of games (FIRST is sente in even games)")
     p.add_argument("--nodes", type=int, help="nodes per move for both players")
     p.add_argument("--depth", type=int, help="deepest iteration (plies) per move for both players")
     p.add_argument("--byoyomi", type=int, help="milliseconds per move (USI engines only)")
@@ -612,21 +418,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--nodes2", type=int, help="nodes per move of SECOND (overrides --nodes)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="setoption for FIRST")
     p.add_argument("--option2", action="append", default=[], metavar="NAME=VALUE", help="setoption for SECOND")
-    p.add_argument("--name1", default="", help="FIRST's name in games.csv (default: its spec)")
-    p.add_argument("--name2", default="", help="SECOND's name in games.csv")
-    p.add_argument("--openings", type=int, default=4, metavar="K",
-                   help="random plies of each opening (each is played with both colours; default 4)")
-    p.add_argument("--seed", type=int, default=0, help="run seed of the openings and the players' randomness")
     p.add_argument("--max-plies", type=int, default=R.DEFAULT_MAX_PLIES, help="a game this long is a draw")
-    p.add_argument("--out", help="folder for games.csv (resumable)")
-    p.add_argument("--workers", type=int, default=1, help="games played at once (processes)")
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds an engine may take per move")
-    p.add_argument("--start-timeout", type=float, default=60.0, help="seconds for usiok / readyok")
     p.add_argument("--sprt", nargs="+", type=float, metavar="X",
                    help="ELO0 ELO1 [ALPHA BETA]: stop when the SPRT decides (default alpha = beta = 0.05)")
-    p.add_argument("--records", default="", metavar="FORMATS",
-                   help="also write every game to DIR/records/ in these formats (comma-separated: kifu, kif, csa)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    match_runner.add_match_arguments(p, first_side="sente", opening_unit="plies", formats=RECORD_FORMATS,
+                                     handshake="usiok / readyok")
     return p
 
 
@@ -634,10 +430,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The command line; returns the exit code: 2 (one ``error:`` line) for bad arguments or a
     player that cannot start, found before any game is played or any file written; 128 + the
     signal number when Ctrl-C, SIGTERM or SIGHUP stops it (the same command resumes)."""
-    a = _parser().parse_args(argv)
-    resume = ("rerun the same command to resume (the finished games are kept)" if a.out
-              else "nothing was kept (use --out to resume)")
-    return cli.run_guarded(lambda: _main(a), resume=resume)
+    return match_runner.main(_parser(), _main, argv)
 
 
 def _main(a: argparse.Namespace) -> int:
@@ -651,28 +444,14 @@ def _main(a: argparse.Namespace) -> int:
         if len(a.sprt) not in (2, 4):
             raise ValueError("--sprt takes ELO0 ELO1 or ELO0 ELO1 ALPHA BETA")
         sprt = Sprt(*a.sprt)
-    formats = [f for f in a.records.split(",") if f]
-    if formats and a.out is None:
-        raise ValueError("--records needs --out")
-    if sorted(set(formats) - {"kifu", "kif", "csa"}):
-        raise ValueError(f"--records: use kifu, kif or csa, got {a.records!r}")
-    for name in ("timeout", "start_timeout"):
-        check_number(f"--{name.replace('_', '-')}", getattr(a, name), 0, MAX_TIMEOUT, low_open=True)
-    if a.out is not None:
-        check_output_folder(a.out, "--out")
-        if formats:
-            check_output_folder(Path(a.out) / "records", "--out's records folder")
+    formats = match_runner.record_formats(a, RECORD_FORMATS)
     result = run_match(first, second, a.games, a.out, seed=a.seed, openings=a.openings, max_plies=a.max_plies,
                        workers=a.workers, sprt=sprt, progress=not a.no_progress, start_timeout=a.start_timeout,
                        move_timeout=a.timeout)
     print(result.summary())
     if formats:
         export_records(result.rows, Path(a.out) / "records", formats)
-    reasons: dict[str, int] = {}
-    for row in result.rows:
-        key = row["reason"].split("'")[0].strip()
-        reasons[key] = reasons.get(key, 0) + 1
-    print("game ends: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])))
+    match_runner.print_game_ends(result.rows, lambda reason: reason.split("'")[0].strip())
     return 0
 
 

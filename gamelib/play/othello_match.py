@@ -81,7 +81,6 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 import numpy as np
-from tqdm import tqdm
 
 from gamelib.games import othello as othello_rules, registry
 from gamelib.games.othello_features import initial_theta as classic_theta
@@ -92,17 +91,15 @@ from gamelib.othello.mlp import MLP
 from gamelib.othello.players import greedy_player, positional_player, random_opening, RandomPlayer
 from gamelib.othello.symmetry import IDENTITY, symmetry_to_f5, transform, transform_square
 from gamelib.othello.records import GgfGame, format_ggf, format_transcript, ggf_result, parse_transcript
-from gamelib.play.engine_match import MatchResult
 from gamelib.play.engine_process import EngineError, split_command
 from gamelib.play.games import SearchPlayer
 from gamelib.play.gtp_client import COLOURS, GRHINO, GtpEngine, grhino_path
-from gamelib.play.match_runner import (append_row, play_games, read_rows, record_of, rewrite_rows,
-                                      unwind_on_signals)
+from gamelib.play import match_runner
+from gamelib.play.match_runner import MAX_TIMEOUT, MatchResult, read_rows
 from gamelib.play.othello_value_matches import run_table
 from gamelib.runtime import cli
-from gamelib.runtime.atomic import atomic_write_json, atomic_write_text, read_json
+from gamelib.runtime.atomic import atomic_write_text
 from gamelib.runtime.checks import check_int, check_number, check_seed
-from gamelib.runtime.paths import check_output_folder
 from gamelib.runtime.seeds import derive_rng, derive_seed
 
 __all__ = ["OthelloPlayerSpec", "grhino_options", "OthelloGameResult", "play_game", "opening_moves", "run_match",
@@ -124,8 +121,8 @@ _SOURCES = {"linear": "FILE", "mlp": "FILE", "table": "FOLDER"}
 DEFAULT_NODES = 5000
 #: GRhino's command-line options: allowed values.
 GRHINO_OPTIONS = {"level": (1, 5), "mid": (1, 20), "end": (1, 20), "book": (0, 5), "rand": (0, 10)}
-MAX_TIMEOUT = 86_400.0
-_SIDE_NAMES = ("black", "white")
+#: The columns that name the players.
+SIDES = ("black", "white")
 
 
 # ----------------------------------------------------------------------------- players
@@ -334,7 +331,7 @@ class _GtpSide:
     def move(self, board: Board, rng) -> str:
         moves = board.move_stack  # from the start position, passes included: colours alternate
         for i in range(self.known, len(moves)):
-            self.engine.play(_SIDE_NAMES[i % 2], moves[i])
+            self.engine.play(SIDES[i % 2], moves[i])
         self.known = len(moves) + 1  # the engine plays its own move on its board
         return self.engine.genmove(COLOURS[board.turn])
 
@@ -459,7 +456,7 @@ def play_game(black: OthelloPlayerSpec, white: OthelloPlayerSpec, *, seed: int, 
     rngs = (derive_rng(seed, "player", 0), derive_rng(seed, "player", 1))
 
     def forfeit(c: int, reason: str) -> OthelloGameResult:
-        return OthelloGameResult(_SIDE_NAMES[1 - c], " ".join(f"{_SIDE_NAMES[c]} {reason}".split()),
+        return OthelloGameResult(SIDES[1 - c], " ".join(f"{SIDES[c]} {reason}".split()),
                                  tuple(board.move_stack), None)
 
     try:
@@ -501,7 +498,6 @@ class _Task:
 
 
 def _run_task(task: _Task) -> dict:
-    unwind_on_signals()
     g = play_game(task.black, task.white, seed=task.seed, opening=task.opening, start_timeout=task.start_timeout,
                   move_timeout=task.move_timeout)
     return {"game": task.index, "black": task.black.name, "white": task.white.name, "result": g.result,
@@ -527,59 +523,20 @@ def run_match(first: OthelloPlayerSpec, second: OthelloPlayerSpec, games: int, o
     seed = check_seed(seed)
     for name, v in (("start_timeout", start_timeout), ("move_timeout", move_timeout)):
         check_number(name, v, 0, MAX_TIMEOUT, low_open=True)
-    if first.name == second.name:
-        raise ValueError(f"the players need different names, both are {first.name!r}")
     identity = {"game": "othello", "first": first.identity(), "second": second.identity(), "seed": int(seed),
                 "openings": int(openings)}
-    rows: dict[int, dict] = {}
-    path = meta = None
-    if out is not None:
-        out = check_output_folder(out, "match folder")
-        path, meta = out / "games.csv", out / "match.json"
-        if meta.exists():
-            if read_json(meta) != identity:
-                raise ValueError(f"{out} holds a match with other settings ({meta}); use another folder")
-        elif path.exists():
-            raise ValueError(f"{path} exists without {meta.name}; use another folder")
-        rows = {r["game"]: r for r in read_games(path)}
-    tasks = []
-    for i in range(games):
-        if i in rows:
-            continue
+
+    def make_task(i: int) -> _Task:
         black, white = (first, second) if i % 2 == 0 else (second, first)
         opening = opening_moves(seed, i // 2, openings)
         if len(opening) < openings:
             raise ValueError(f"the random opening of game {i} ends the game after {len(opening)} moves: "
                              f"use fewer opening moves (--openings {openings})")
-        tasks.append(_Task(i, black, white, derive_seed(seed, "game", i), opening, start_timeout, move_timeout))
-    if tasks:  # a player that cannot start is a setup error, not a forfeit of every game
-        first.check_starts(start_timeout)
-        second.check_starts(start_timeout)
-    if out is not None:  # nothing is written before the checks
-        out.mkdir(parents=True, exist_ok=True)
-        if not meta.exists():
-            atomic_write_json(meta, identity)
-        if rows:  # without a cut-off last line before appending
-            rewrite_rows(path, COLUMNS, rows)
-    bar = tqdm(total=games, initial=len(rows), disable=not progress, desc=f"{first.name} vs {second.name}",
-               unit="game")
+        return _Task(i, black, white, derive_seed(seed, "game", i), opening, start_timeout, move_timeout)
 
-    def done(row: dict) -> None:
-        rows[row["game"]] = row
-        if path is not None:
-            append_row(path, COLUMNS, row)
-        rec = record_of(list(rows.values()), first.name, _SIDE_NAMES)
-        bar.set_postfix({"W-D-L": f"{rec.wins}-{rec.draws}-{rec.losses}"}, refresh=False)
-        bar.update(1)
-
-    try:
-        play_games(_run_task, tasks, workers, done)
-    finally:
-        bar.close()
-    if path is not None:
-        rewrite_rows(path, COLUMNS, rows)
-    counted = [rows[k] for k in sorted(rows) if k < games]
-    return MatchResult(first.name, second.name, counted, record_of(counted, first.name, _SIDE_NAMES))
+    return match_runner.run_match(first, second, games, out, identity=identity, make_task=make_task,
+                                  run=_run_task, columns=COLUMNS, sides=SIDES, workers=workers,
+                                  progress=progress, start_timeout=start_timeout)
 
 
 def export_records(rows: Sequence[Mapping], folder, formats: Sequence[str] = tuple(RECORD_FORMATS)) -> list[Path]:
@@ -622,25 +579,14 @@ def _parser() -> argparse.ArgumentParser:
                                  "run, rebuilt from WTHOR, with its network where it has no entry; "
                                  "played as gamelib:mlp)")
     p.add_argument("second", help="the opponent, as FIRST")
-    p.add_argument("--games", type=int, required=True, help="number of games (FIRST is black in even games)")
     for key, (low, high) in GRHINO_OPTIONS.items():
         p.add_argument(f"--{key}", type=int, help=f"GRhino's --{key} ({low}..{high}) for every GRhino player")
     p.add_argument("--depth", type=int, default=2, help="search depth of gamelib:positional (plies; default 2)")
     p.add_argument("--nodes", type=int, default=DEFAULT_NODES,
                    help=f"node budget a move of gamelib:linear, gamelib:mlp and gamelib:table "
                         f"(default {DEFAULT_NODES})")
-    p.add_argument("--name1", default="", help="FIRST's name in games.csv (default: its command line)")
-    p.add_argument("--name2", default="", help="SECOND's name in games.csv")
-    p.add_argument("--openings", type=int, default=4, metavar="K",
-                   help="random moves of each opening (each is played with both colours; default 4)")
-    p.add_argument("--seed", type=int, default=0, help="run seed of the openings and the players' randomness")
-    p.add_argument("--out", help="folder for games.csv (resumable)")
-    p.add_argument("--workers", type=int, default=1, help="games played at once (processes)")
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds an engine may take per move")
-    p.add_argument("--start-timeout", type=float, default=60.0, help="seconds for the engine's handshake")
-    p.add_argument("--records", default="", metavar="FORMATS",
-                   help="also write every game to DIR/records/ (comma-separated: transcript, ggf)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    match_runner.add_match_arguments(p, first_side="black", opening_unit="moves", formats=tuple(RECORD_FORMATS),
+                                     handshake="the engine's handshake")
     return p
 
 
@@ -648,10 +594,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The command line; returns the exit code: 2 (one ``error:`` line) for bad arguments or a
     player that cannot start, found before any game is played or any file written; 128 + the
     signal number when Ctrl-C, SIGTERM or SIGHUP stops it (the same command resumes)."""
-    a = _parser().parse_args(argv)
-    resume = ("rerun the same command to resume (the finished games are kept)" if a.out
-              else "nothing was kept (use --out to resume)")
-    return cli.run_guarded(lambda: _main(a), resume=resume)
+    return match_runner.main(_parser(), _main, argv)
 
 
 def _main(a: argparse.Namespace) -> int:
@@ -662,30 +605,20 @@ def _main(a: argparse.Namespace) -> int:
                          "runs gtp-rhino")
     first = OthelloPlayerSpec(specs[0], a.depth, a.name1, a.nodes)
     second = OthelloPlayerSpec(specs[1], a.depth, a.name2, a.nodes)
-    formats = [f for f in a.records.split(",") if f]
-    if formats and a.out is None:
-        raise ValueError("--records needs --out")
-    if sorted(set(formats) - set(RECORD_FORMATS)):
-        raise ValueError(f"--records: use {', '.join(RECORD_FORMATS)}, got {a.records!r}")
-    for name in ("timeout", "start_timeout"):
-        check_number(f"--{name.replace('_', '-')}", getattr(a, name), 0, MAX_TIMEOUT, low_open=True)
-    if a.out is not None:
-        check_output_folder(a.out, "--out")
-        if formats:
-            check_output_folder(Path(a.out) / "records", "--out's records folder")
+    formats = match_runner.record_formats(a, tuple(RECORD_FORMATS))
     result = run_match(first, second, a.games, a.out, seed=a.seed, openings=a.openings, workers=a.workers,
                        progress=not a.no_progress, start_timeout=a.start_timeout, move_timeout=a.timeout)
     print(result.summary())
     if formats:
         export_records(result.rows, Path(a.out) / "records", formats)
-    reasons: dict[str, int] = {}
-    for row in result.rows:
-        key = row["reason"].split("'")[0].split("(")[0].strip()
-        if key.startswith("game over"):
-            key = "game over"
-        reasons[key] = reasons.get(key, 0) + 1
-    print("game ends: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])))
+    match_runner.print_game_ends(result.rows, _game_end)
     return 0
+
+
+def _game_end(reason: str) -> str:
+    """How a game ended, from its ``reason`` (for the summary line)."""
+    key = reason.split("'")[0].split("(")[0].strip()
+    return "game over" if key.startswith("game over") else key
 
 
 if __name__ == "__main__":

@@ -56,7 +56,7 @@ from gamelib.minishogi import core
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import format_usi, parse_sfen, usi_to_move
 from gamelib.play import games, stats, tournament
-from gamelib.play.games import Player, RandomPlayer, check_float, softmax_policy
+from gamelib.play.games import Player, RandomPlayer, softmax_policy
 from gamelib.play.stats import Record
 from gamelib.play.tournament import TournamentResult
 from gamelib.runtime.checks import check_integer

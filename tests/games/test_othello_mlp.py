@@ -187,8 +187,15 @@ def test_parameters_of_the_other_kind_are_refused_by_name():
         G.SearchPlayer(go.initial_theta(), go.EVAL_MLP).choose(GAME, s, rng, 0)
     with pytest.raises(ValueError, match="vector of 54848 parameters"):
         G.SearchPlayer(theta, EVAL_LINEAR).choose(GAME, s, rng, 0)
-    with pytest.raises(ValueError, match="not a value table packed by gamelib.games.othello.pack_table"):
+    with pytest.raises(ValueError, match="not a value table packed by gamelib.games.othello.pack_table "
+                                         r"\(its first entry is not TABLE_TAG\): it is a value network "
+                                         r"packed by pack_mlp \(the kind EVAL_MLP\)"):
         G.SearchPlayer(theta, go.EVAL_TABLE).choose(GAME, s, rng, 0)
+    table = np.array([go.TABLE_TAG, 1.0, 0.0, 0.0, -1.0])               # a packed empty table
+    with pytest.raises(ValueError, match="not a value network packed by gamelib.games.othello.pack_mlp "
+                                         r"\(its first entry is not MLP_TAG\): it is a value table "
+                                         r"packed by pack_table \(the kind EVAL_TABLE\)"):
+        G.SearchPlayer(table, go.EVAL_MLP).choose(GAME, s, rng, 0)
     with pytest.raises(ValueError, match="game 'othello' has no evaluation kind 4"):
         G.SearchPlayer(theta, 4).choose(GAME, s, rng, 0)
     with pytest.raises(ValueError, match="game 'othello' has no evaluation kind 0"):

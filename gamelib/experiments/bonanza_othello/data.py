@@ -1,91 +1,46 @@
 """Stage 1: the WTHOR games of the profile's years, their expert positions, the split by game.
 
-The games are read by :func:`gamelib.learn.wthor_positions.wthor_records` (every game replayed
-and checked) from the folder :func:`gamelib.othello.wthor.find_wthor_dir` finds, and become
-positions with the professional's move (:func:`gamelib.learn.wthor_positions.expert_positions`:
-forced moves and passes left out). A seeded ``test_fraction`` of the games is held out
-(:func:`gamelib.learn.bonanza_positions.split_by_game`: their positions that also occur in a
-training game are dropped from the held-out set), and a fixed sample of ``n_train_eval``
+The games are read, become positions with the professional's move (forced moves and passes
+left out) and are split by game as :func:`gamelib.experiments.wthor_data.read_split` does (a
+seeded ``test_fraction`` of the games held out, their positions that also occur in a training
+game dropped from the held-out set), and a fixed sample of ``n_train_eval``
 training positions is drawn to measure the learners on
 (:func:`gamelib.experiments.bonanza_common.train_eval_sample`). The stage is not checkpointed:
 it is a function of the records, the sizes and the seed, and its identity (the sha256 of the
 positions and of the split, :attr:`OthelloData.sha256`) is part of every learner's, so a run
 resumed on other records is refused.
 
-:func:`check_records` is the run's first act: it finds the folder, the file of every year and
-the number of games (from the files' headers) and refuses, before anything is written, a
-missing folder or year (naming ``python -m gamelib.othello.download``) and a ``test_fraction``
-that leaves no test or no training game.
+:func:`check_records` is the run's first act
+(:func:`gamelib.experiments.wthor_data.check_records`): a missing folder or year (naming
+``python -m gamelib.othello.download``) or a ``test_fraction`` that leaves no test or no
+training game is refused before anything is written.
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from gamelib.experiments.bonanza_common import train_eval_sample
 from gamelib.experiments.bonanza_othello.config import bonanza_othello_config
-from gamelib.learn.bonanza_positions import ExpertPositions, ExpertSplit, split_by_game
-from gamelib.learn.wthor_positions import expert_positions, wthor_records
-from gamelib.othello import wthor
+from gamelib.experiments import wthor_data
+from gamelib.experiments.wthor_data import WthorFiles
+from gamelib.learn.bonanza_positions import ExpertPositions, ExpertSplit
 
-__all__ = ["DOWNLOAD", "WthorFiles", "check_records", "OthelloData", "load_data",
-           "data_summary"]
-
-#: The command that fetches the WTHOR records.
-DOWNLOAD = "python -m gamelib.othello.download"
-
-
-@dataclass(frozen=True)
-class WthorFiles:
-    """The records a run reads: their folder, and per year the file and its number of games."""
-
-    folder: Path
-    files: dict
-    games: dict
-
-    @property
-    def n_games(self) -> int:
-        return sum(self.games.values())
+__all__ = ["check_records", "OthelloData", "load_data", "data_summary"]
 
 
 def check_records(sizes, path=None) -> WthorFiles:
     """The WTHOR files of ``sizes``' years (in ``path`` or the folder
-    :func:`~gamelib.othello.wthor.find_wthor_dir` finds), checked before a run writes anything.
-
-    Raises
-    ------
-    FileNotFoundError
-        No folder of WTHOR records (how to get them is named).
-    ValueError
-        A year without its file (how to get it is named), or a ``test_fraction`` that leaves no
-        test or no training game.
-    """
+    :func:`~gamelib.othello.wthor.find_wthor_dir` finds), checked before a run writes anything
+    (:func:`gamelib.experiments.wthor_data.check_records`: ``FileNotFoundError`` without a
+    folder of records, ``ValueError`` for a year without its file or a ``test_fraction`` that
+    leaves no test or no training game; how to get the records is named)."""
     sizes = bonanza_othello_config(sizes)
-    first, last = sizes["first_year"], sizes["last_year"]
-    if path is None:
-        folder = wthor.find_wthor_dir()
-    else:
-        folder = Path(path)
-        if not folder.is_dir():
-            raise FileNotFoundError(f"{folder}: no such folder of WTHOR records; get them with "
-                                    f"`{DOWNLOAD}`")
-    files = {y: folder / f"WTH_{y}.wtb" for y in range(first, last + 1)}
-    missing = [y for y, f in files.items() if not f.is_file()]
-    if missing:
-        raise ValueError(f"no WTHOR file for year(s) {', '.join(map(str, missing))} in {folder}; "
-                         f"get them with `{DOWNLOAD} --years {missing[0]}-{missing[-1]}` or "
-                         f"choose other first_year/last_year")
-    games = {y: wthor.read_header(f).n_records for y, f in files.items()}
-    n = sum(games.values())
-    n_test = round(sizes["test_fraction"] * n)
-    if n_test < 1 or n_test >= n:
-        raise ValueError(f"test_fraction {sizes['test_fraction']} of the {n} games of "
-                         f"{first}-{last} leaves no test or no training game")
-    return WthorFiles(folder, files, games)
+    return wthor_data.check_records(sizes["first_year"], sizes["last_year"],
+                                    sizes["test_fraction"], path)
 
 
 @dataclass(frozen=True)
@@ -138,12 +93,10 @@ def load_data(sizes, seed: int, records: WthorFiles | None = None) -> OthelloDat
     ``records``: the files :func:`check_records` found (default: it is called)."""
     sizes = bonanza_othello_config(sizes)
     records = check_records(sizes) if records is None else records
-    games = wthor_records(sizes["first_year"], sizes["last_year"], records.folder)
-    split = split_by_game(expert_positions(games), sizes["test_fraction"], seed)
-    file_sha = {f.name: hashlib.sha256(f.read_bytes()).hexdigest()
-                for f in records.files.values()}
-    return OthelloData(split, train_eval_sample(split.train, sizes["n_train_eval"], seed),
-                       records, file_sha, _identity(split))
+    read = wthor_data.read_split(sizes["first_year"], sizes["last_year"], sizes["test_fraction"],
+                                 seed, records)
+    return OthelloData(read.split, train_eval_sample(read.split.train, sizes["n_train_eval"], seed),
+                       records, read.file_sha256, _identity(read.split))
 
 
 def data_summary(data: OthelloData, sizes, seed: int) -> dict:

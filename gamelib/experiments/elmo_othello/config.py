@@ -121,8 +121,7 @@ class ElmoOthelloConfig(ExperimentConfig):
 
 def bonanza_view(sizes) -> BonanzaOthelloConfig:
     """The :data:`SHARED_SIZES` of ``sizes`` in a bonanza_othello configuration (its other sizes
-    its quick profile's): their check (that experiment's messages, naming the field), and what
-    its :func:`~gamelib.experiments.bonanza_othello.data.check_records` reads."""
+    its quick profile's): their check, with that experiment's messages naming the field."""
     return bonanza_othello_config({**BONANZA_PROFILES["quick"],
                                    **{name: sizes[name] for name in SHARED_SIZES}})
 

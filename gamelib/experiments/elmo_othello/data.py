@@ -1,14 +1,13 @@
 """Stage 1: the WTHOR games of the profile's years, their results, the split by game and the
 sample of positions the teacher labels.
 
-The games and their positions are those of :mod:`gamelib.experiments.bonanza_othello`'s data:
-every game of the years ``first_year..last_year`` replayed and checked
-(:func:`gamelib.learn.wthor_positions.wthor_records`), its positions
-(:func:`gamelib.learn.wthor_positions.expert_positions`: forced moves and passes left out, as
-they compare nothing for Bonanza and are hardly positions to evaluate), and the same seeded
-split by game (:func:`gamelib.learn.bonanza_positions.split_by_game`: a ``test_fraction`` of the
-games held out, their positions that also occur in a training game dropped), so that a run of
-either experiment with the same seed and years holds out the same games.
+The games and their positions are those of :mod:`gamelib.experiments.bonanza_othello`'s data
+(:func:`gamelib.experiments.wthor_data.read_split`): every game of the years
+``first_year..last_year`` replayed and checked, its positions (forced moves and passes left
+out, as they compare nothing for Bonanza and are hardly positions to evaluate), and the same
+seeded split by game (a ``test_fraction`` of the games held out, their positions that also
+occur in a training game dropped), so that a run of either experiment with the same seed and
+years holds out the same games.
 
 A game's result is its WTHOR score (:func:`game_results`): black's discs at the end with the
 empty squares to the winner, or the result the tournament recorded for a game stopped early;
@@ -21,8 +20,8 @@ of the records, the sizes and the seed, and its identity (:attr:`ElmoData.sha256
 positions, the results and the samples) is part of the teacher stage's, so a run resumed on
 other records is refused.
 
-:func:`check_records` is the run's first act (that of
-:func:`gamelib.experiments.bonanza_othello.data.check_records`): a missing folder or year, or a
+:func:`check_records` is the run's first act
+(:func:`gamelib.experiments.wthor_data.check_records`): a missing folder or year, or a
 ``test_fraction`` that leaves no test or no training game, is refused before anything is
 written.
 """
@@ -34,11 +33,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gamelib.experiments.bonanza_othello.data import WthorFiles
-from gamelib.experiments.bonanza_othello.data import check_records as _check_wthor_files
-from gamelib.experiments.elmo_othello.config import bonanza_view, elmo_othello_config
-from gamelib.learn.bonanza_positions import ExpertPositions, ExpertSplit, split_by_game
-from gamelib.learn.wthor_positions import expert_positions, wthor_records
+from gamelib.experiments import wthor_data
+from gamelib.experiments.elmo_othello.config import elmo_othello_config
+from gamelib.experiments.wthor_data import WthorFiles
+from gamelib.learn.bonanza_positions import ExpertPositions, ExpertSplit
 from gamelib.runtime.seeds import derive_rng
 
 __all__ = ["DRAW_SCORE", "check_records", "game_results", "ElmoData", "load_data",
@@ -51,10 +49,11 @@ DRAW_SCORE = 32
 def check_records(sizes, path=None) -> WthorFiles:
     """The WTHOR files of ``sizes``' years (in ``path`` or the folder
     :func:`~gamelib.othello.wthor.find_wthor_dir` finds), checked before a run writes anything
-    by :func:`gamelib.experiments.bonanza_othello.data.check_records` (the same errors: a
-    missing folder or year, naming how to get them; a ``test_fraction`` that leaves no test or
-    no training game)."""
-    return _check_wthor_files(bonanza_view(elmo_othello_config(sizes)), path)
+    by :func:`gamelib.experiments.wthor_data.check_records` (a missing folder or year, naming
+    how to get them; a ``test_fraction`` that leaves no test or no training game)."""
+    sizes = elmo_othello_config(sizes)
+    return wthor_data.check_records(sizes["first_year"], sizes["last_year"],
+                                    sizes["test_fraction"], path)
 
 
 def game_results(black_scores) -> np.ndarray:
@@ -125,9 +124,10 @@ def load_data(sizes, seed: int, records: WthorFiles | None = None) -> ElmoData:
     called)."""
     sizes = elmo_othello_config(sizes)
     records = check_records(sizes) if records is None else records
-    games = wthor_records(sizes["first_year"], sizes["last_year"], records.folder)
-    split = split_by_game(expert_positions(games), sizes["test_fraction"], seed)
-    results = game_results(games["black_score"].to_numpy())
+    read = wthor_data.read_split(sizes["first_year"], sizes["last_year"], sizes["test_fraction"],
+                                 seed, records)
+    split = read.split
+    results = game_results(read.games["black_score"].to_numpy())
     decided = results[split.positions.game] != 0
     train_pool = split.train[decided[split.train]]
     test_pool = split.held_out[decided[split.held_out]]
@@ -137,10 +137,8 @@ def load_data(sizes, seed: int, records: WthorFiles | None = None) -> ElmoData:
                          f"position of a decided {side} game to sample")
     train = _sample(train_pool, sizes["n_train"], seed, "train")
     test = _sample(test_pool, sizes["n_test"], seed, "test")
-    file_sha = {f.name: hashlib.sha256(f.read_bytes()).hexdigest()
-                for f in records.files.values()}
     return ElmoData(split, results, train, test, int(train_pool.size), int(test_pool.size),
-                    records, file_sha, _identity(split, results, train, test))
+                    records, read.file_sha256, _identity(split, results, train, test))
 
 
 def data_summary(data: ElmoData, sizes, seed: int) -> dict:
