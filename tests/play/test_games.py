@@ -3,7 +3,7 @@
 and follow their seeds; the search player is the generic search's move; the softmax player draws
 from eq. (6); paired openings are shared by the two games of a pair; bad input is refused by
 name. 5×5 shogi's front end (gamelib.play.shogi) is this module with its notation: its exactness
-is tests/play_shogi's and tests/perf_exact's.
+is tests/play/test_play_shogi.py's and tests/perf_exact's.
 """
 
 from __future__ import annotations
