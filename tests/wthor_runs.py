@@ -3,6 +3,7 @@ absent, the command line of a tiny run, its files, and waiting for a checkpoint.
 
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -47,6 +48,14 @@ def paused_at(checkpoint: str) -> dict:
     """The environment of a run that stops itself (SIGSTOP) once it has saved the checkpoint
     whose path ends with ``checkpoint``: the test then kills it there, however fast it runs."""
     return {**os.environ, "GAMELIB_PAUSE_AFTER": checkpoint}
+
+
+def start_paused_at(argv, out, checkpoint: str, **popen_args) -> subprocess.Popen:
+    """Start the run ``argv`` writing into ``out`` and return its process once it has saved
+    ``out/checkpoint`` and stopped itself there (:func:`paused_at`)."""
+    proc = subprocess.Popen(argv, env=paused_at(checkpoint), **popen_args)
+    wait_for(Path(out) / checkpoint, proc)
+    return proc
 
 
 def wait_for(path: Path, proc, timeout: float = 300.0, poll: float = 0.05) -> None:

@@ -19,7 +19,7 @@ from gamelib.games import othello_features as F
 from gamelib.learn import bonanza_othello as bo
 from gamelib.othello import wthor
 
-from wthor_runs import paused_at, experiment_argv, needs_wthor, read_files, wait_for
+from wthor_runs import experiment_argv, needs_wthor, read_files, start_paused_at
 
 ROOT = Path(__file__).resolve().parents[2]
 #: One year (160 games), two epochs, four games a pairing: seconds.
@@ -107,18 +107,15 @@ def test_the_report_reads_back_and_the_ladder_plays_its_files(cli_run):
 def test_a_run_stopped_by_sigterm_and_killed_resumes_to_the_same_files(cli_run, tmp_path):
     reference, _ = cli_run
     out = tmp_path / "run"
-    proc = subprocess.Popen(_argv(out), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            cwd=ROOT, text=True,
-                            env=paused_at("train/minibatch/checkpoint-000000001.npz"))
-    wait_for(out / "train" / "minibatch" / "checkpoint-000000001.npz", proc)
+    proc = start_paused_at(_argv(out), out, "train/minibatch/checkpoint-000000001.npz",
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT, text=True)
     proc.send_signal(signal.SIGTERM)
     proc.send_signal(signal.SIGCONT)
     assert proc.wait(120) == 128 + signal.SIGTERM
     assert "rerun the same command" in proc.stderr.read()
     assert not (out / "history.csv").exists()
-    proc = subprocess.Popen(_argv(out), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            cwd=ROOT, env=paused_at("train/minibatch_l1/checkpoint-000000001.npz"))
-    wait_for(out / "train" / "minibatch_l1" / "checkpoint-000000001.npz", proc)
+    proc = start_paused_at(_argv(out), out, "train/minibatch_l1/checkpoint-000000001.npz",
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(60)
     done = subprocess.run(_argv(out), capture_output=True, text=True, cwd=ROOT)

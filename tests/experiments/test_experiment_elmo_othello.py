@@ -18,7 +18,7 @@ from gamelib.experiments.othello_ladder import learned_spec
 from gamelib.games import othello_features as F
 from gamelib.learn import elmo_positions as EP
 
-from wthor_runs import paused_at, experiment_argv, needs_wthor, read_files, wait_for, wthor_missing
+from wthor_runs import experiment_argv, needs_wthor, read_files, start_paused_at, wthor_missing
 
 ROOT = Path(__file__).resolve().parents[2]
 #: One year (160 games), 800 positions at 200 nodes, four games a pairing: seconds.
@@ -130,9 +130,8 @@ def test_the_report_reads_back_and_the_ladder_plays_its_files(cli_run):
 def test_a_killed_run_resumes_to_the_same_files(cli_run, tmp_path):
     reference, _ = cli_run
     out = tmp_path / "run"
-    proc = subprocess.Popen(_argv(out), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            cwd=ROOT, env=paused_at("teacher/checkpoint-000000002.npz"))
-    wait_for(out / "teacher" / "checkpoint-000000002.npz", proc)
+    proc = start_paused_at(_argv(out), out, "teacher/checkpoint-000000002.npz",
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(60)
     assert not (out / "curves.csv").exists()
