@@ -27,6 +27,8 @@ zeroed scratch of the game's ``leaf_features``. The entry points:
   :func:`leaf_features_unsorted_into` (the game's ``leaf_features``: any order, which is all
   the learners' sums over a leaf's distinct features need) then give one leaf's features;
 * :func:`root_leaves_into` -- both for every move;
+* :func:`root_best_into` -- the moves within a tolerance of the best with exact scores, the
+  others bounded (a window that prunes across root moves): the fixed-depth players' choice;
 * :func:`child_scores_into` and :func:`child_leaves_into` -- ``depth=1, qdepth=0`` without the
   search's machinery (the same numbers): TD(λ)'s scores, REINFORCE's scores and features from
   one scan of each leaf.
@@ -58,7 +60,7 @@ from .alphabeta import (C_EVAL_CACHE, C_EVAL_GEN, C_LEAF, C_PVLEN, INF, LEAF_CAP
                         setup, unmake)
 
 __all__ = ["EVAL_CACHE_OFF", "EVAL_CACHE_NEW", "EVAL_CACHE_KEEP", "new_leaves_buffers",
-           "kernels", "root_scores_into", "leaf_features_into", "leaf_features_unsorted_into",
+           "kernels", "root_scores_into", "root_best_into", "leaf_features_into", "leaf_features_unsorted_into",
            "root_leaves_into", "child_scores_into", "child_leaves_into"]
 
 #: Every static evaluation of the search is computed.
@@ -128,6 +130,42 @@ def root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out, eval_cac
         lines[k, 0] = plen
         for j in range(plen):
             lines[k, j + 1] = pv[1, j]
+    release_repetition(s, ctl)
+    return n
+
+
+@generic
+def root_best_into(s, theta, kind, depth, qdepth, max_plies, ws, out, tol):
+    """The best root moves with exact scores, the others bounded: fills ``moves[:n]`` and
+    ``scores[:n]`` (the game's ``gen_moves`` order), returns ``n``.
+
+    Each root move is searched as by :func:`root_scores_into` (``depth`` plies full width
+    counting the move, ``qdepth`` of quiescence, no transposition table, no noise), but with the
+    window :math:`(b - tol, \\infty)`, ``b`` the best score so far: a move within ``tol`` of
+    the best gets its exact score, a worse one only an upper bound ``<= b - tol``. So after the
+    loop the moves with ``scores[k] > max(scores) - tol`` are exactly those whose value is within
+    ``tol`` of the best (a bound of a worse move is at most the best at its time minus ``tol``),
+    at the cost of a search that prunes across root moves as the old fixed-depth players' did.
+    """
+    mv, ordk, pv, ctl, tt, tts, ec, ecv = ws
+    moves, scores = out[0], out[1]
+    s = np.ascontiguousarray(s)
+    theta = np.ascontiguousarray(theta)
+    if depth < 1 or qdepth < 0 or depth + qdepth >= MAX_PLY:
+        raise ValueError("root_best_into: need depth >= 1, qdepth >= 0 and depth + qdepth < MAX_PLY")
+    if room(s) < depth + qdepth + 1:
+        raise ValueError("root_best_into: the state's history is too short for the search")
+    setup(s, ctl, tt, _NO_BUDGET, qdepth, kind, False, depth > 1, depth > 1, 0, max_plies)
+    n = gen_moves(s, mv, 0)
+    for k in range(n):
+        moves[k] = mv[k]
+    best = -INF - 1.0
+    for k in range(n):
+        m = np.int64(moves[k])
+        alpha = best - tol if k > 0 else -INF
+        scores[k] = search_root_move(s, theta, mv, ordk, pv, ctl, tt, tts, ec, ecv, 0.0, m, alpha, INF, depth)
+        if scores[k] > best:
+            best = scores[k]
     release_repetition(s, ctl)
     return n
 

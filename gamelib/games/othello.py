@@ -136,7 +136,7 @@ from gamelib.runtime.parameters import check_parameters, load_parameters, save_p
 from . import othello_features as _features
 from .protocol import DRAW, EVAL_LINEAR, LOSS, ONGOING, WIN, EvalKind
 
-__all__ = ["start", "with_room", "move_text", "parse_move", "initial_theta", "check_theta", "save_theta",
+__all__ = ["position", "first_move", "start", "with_room", "move_text", "parse_move", "initial_theta", "check_theta", "save_theta",
            "load_theta", "LAYOUT_NAME", "FORMAT_VERSION", "new_state", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS",
            "PERFT_END_LEAF", "gen_moves", "count_moves", "gen_noisy", "make_move", "unmake_move",
            "outcome", "in_check", "side_to_move", "game_ply", "hash_key", "hash_from_scratch",
@@ -197,6 +197,28 @@ def new_state(black: int, white: int, black_to_move: bool, game_ply: int = 0) ->
     s[_SIDE] = 0 if black_to_move else 1
     s[_START] = game_ply
     return s
+
+
+def position(s: np.ndarray) -> tuple[int, int, bool]:
+    """``(black, white, black_to_move)`` of the state's current position (bitboards as Python
+    ints)."""
+    top = _HIST + 2 * int(s[_PLY])
+    p, o = (int(x) for x in s[top:top + 2].view(np.uint64))
+    black_to_move = (int(s[_SIDE]) + int(s[_PLY])) % 2 == 0
+    return (p, o, True) if black_to_move else (o, p, False)
+
+
+def first_move(s: np.ndarray) -> int | None:
+    """The square of the game's first move, if the state holds a game from the standard start
+    position with at least one move; else None (no move yet, or a state made later in a game,
+    whose history does not reach back to the start)."""
+    if int(s[_START]) != 0 or int(s[_SIDE]) != 0 or int(s[_PLY]) < 1:
+        return None
+    p0, o0, p1, o1 = (int(x) for x in s[_HIST:_HIST + 4].view(np.uint64))
+    if (p0, o0) != (int(_core.START_BLACK), int(_core.START_WHITE)):
+        return None
+    new = o1 & ~(p0 | o0)          # after Black's move, ``o`` is Black's discs
+    return new.bit_length() - 1 if new and new & (new - 1) == 0 else None
 
 
 def start(capacity: int = MAX_GAME_PLIES) -> np.ndarray:

@@ -15,6 +15,11 @@ Players
 * :class:`SoftmaxPlayer` -- the learners' self-play policy, eq. (6): a move drawn with
   probability :math:`\\pi(a|s) \\propto \\exp(evl(s,a;\\theta)/T)` over the principal-leaf
   values of :mod:`gamelib.algorithms.leaves`.
+* :class:`BestMovePlayer` -- a move of the best value at a fixed depth
+  (:func:`gamelib.algorithms.leaves.root_best_into`: every root move searched full width, no
+  node budget, no noise), the moves within :data:`TIE_TOLERANCE` of the best drawn between
+  uniformly, so that a deterministic evaluation still gives varied games (Othello's greedy and
+  positional players, and the value chapter's network and table, are such players).
 
 A player's :meth:`~Player.choose` gets the game, the state (with its history; not modified),
 its own generator and the game's ply cap.
@@ -62,7 +67,8 @@ from gamelib.play.tournament import GameSpec, TournamentResult
 from gamelib.runtime.checks import check_integer
 from gamelib.runtime.seeds import derive_rng
 
-__all__ = ["Player", "RandomPlayer", "SearchPlayer", "SoftmaxPlayer", "softmax_policy",
+__all__ = ["Player", "RandomPlayer", "SearchPlayer", "BestMovePlayer", "TIE_TOLERANCE",
+           "SoftmaxPlayer", "softmax_policy",
            "DEFAULT_TT_BITS", "MAX_REDRAWS", "Played", "game_result", "play_random_plies",
            "random_opening", "play_game", "play_games", "player_identity"]
 
@@ -185,6 +191,66 @@ def softmax_policy(scores, temperature: float) -> np.ndarray:
     return p / p.sum()
 
 
+#: Root values closer than this to the best are ties (:class:`BestMovePlayer`): a sum of a
+#: linear evaluation's weights can differ in its last bits between positions of equal worth.
+TIE_TOLERANCE = 1e-9
+
+
+def _root_buffers(game: Game, s: np.ndarray, theta, kind: int, plies: int):
+    """``(state with room for plies, checked θ, output buffers, workspace)`` of a root search."""
+    st = game.with_room(s, plies + 2)
+    theta = game.eval_kinds[check_kind(game, kind)].check(theta)
+    return st, theta, lv.new_leaves_buffers(game), ab.thread_workspace(game, 0)
+
+
+@dataclass(frozen=True, eq=False)
+class BestMovePlayer(Player):
+    """A move of the best value ``depth`` plies deep, ties drawn at random.
+
+    Every root move is searched full width to ``depth`` plies (the move is ply 1), then
+    ``qdepth`` plies of quiescence, with the evaluation ``kind`` and no noise
+    (:func:`gamelib.algorithms.leaves.root_best_into`); the moves whose values are within
+    :data:`TIE_TOLERANCE` of the best are the candidates, in the game's ``gen_moves`` order, and
+    one of them is drawn uniformly from the player's generator (one draw per move chosen).
+
+    Parameters
+    ----------
+    theta : array of floats
+        Evaluation parameters of the game's kind ``kind`` (as :class:`SearchPlayer`'s).
+    kind : int
+        One of the game's ``EVAL_KINDS``.
+    depth, qdepth : int
+        Full-width plies (``depth >= 1``) and quiescence plies.
+    """
+
+    theta: np.ndarray
+    kind: int = EVAL_LINEAR
+    depth: int = 1
+    qdepth: int = 0
+
+    def __post_init__(self):
+        _settle(self, depth=(check_integer, 1), qdepth=(check_integer, 0))
+        if self.depth + self.qdepth >= ab.MAX_PLY:
+            raise ValueError(f"depth + qdepth must be < {ab.MAX_PLY}, got {self.depth} + {self.qdepth}")
+
+    def candidates(self, game: Game, s: np.ndarray, max_plies: int) -> np.ndarray:
+        """The moves of the best value at ``s`` (within :data:`TIE_TOLERANCE`), in
+        ``gen_moves`` order."""
+        st, theta, out, ws = _root_buffers(game, s, self.theta, self.kind, self.depth + self.qdepth)
+        n = int(lv.kernels(game).root_best_into(st, theta, self.kind, self.depth, self.qdepth,
+                                                max_plies, ws, out, TIE_TOLERANCE))
+        moves, scores = out[0][:n], out[1][:n]
+        if n == 0:
+            return moves.copy()
+        return moves[scores > scores.max() - TIE_TOLERANCE].copy()
+
+    def choose(self, game, s, rng, max_plies):
+        best = self.candidates(game, s, max_plies)
+        if len(best) == 0:
+            raise ValueError("no legal move to choose from: the game is over")
+        return int(best[rng.integers(len(best))])
+
+
 @dataclass(frozen=True, eq=False)
 class SoftmaxPlayer(Player):
     """A move drawn with probability eq. (6) over the principal-leaf values ``evl(s, a; θ)`` of
@@ -218,12 +284,9 @@ class SoftmaxPlayer(Player):
 
     def scores(self, game: Game, s: np.ndarray, max_plies: int):
         """``(moves, scores)`` of every root move at ``s``."""
-        st = game.with_room(s, self.depth + self.qdepth + 2)
-        out = lv.new_leaves_buffers(game)
-        theta = game.eval_kinds[check_kind(game, self.kind)].check(self.theta)
-        n = int(lv.kernels(game).root_scores_into(st, theta, self.kind,
-                                                  self.depth, self.qdepth, max_plies,
-                                                  ab.thread_workspace(game, 0), out))
+        st, theta, out, ws = _root_buffers(game, s, self.theta, self.kind, self.depth + self.qdepth)
+        n = int(lv.kernels(game).root_scores_into(st, theta, self.kind, self.depth, self.qdepth,
+                                                  max_plies, ws, out))
         return out[0][:n].copy(), out[1][:n].copy()
 
     def choose(self, game, s, rng, max_plies):
@@ -381,11 +444,13 @@ def _play_spec(spec: GameSpec, game_name: str, players: Mapping[str, Player], st
 
 
 def player_identity(player: Player) -> dict:
-    """A player's class and settings, its arrays by their sha256: what makes a resumable
-    tournament's players its own."""
+    """A player's class and settings, its arrays by their sha256 and the players it wraps by
+    their identities: what makes a resumable tournament's players its own."""
     out = {"class": type(player).__name__}
     for key, value in vars(player).items():
-        if isinstance(value, np.ndarray):
+        if isinstance(value, Player):
+            out[key] = player_identity(value)
+        elif isinstance(value, np.ndarray):
             out[key] = hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()
         else:
             out[key] = value

@@ -36,7 +36,7 @@ superiority of FIRST (:mod:`gamelib.play.match_stats`). A player is
   the position, else the network), for the finished run FOLDER of the value chapter (e.g.
   ``data/results/paper/othello_value``): the table of its training games rebuilt from the WTHOR
   records with the years, held-out share and seed it records, and its network ``mlp.npz`` as
-  the fallback (:func:`gamelib.play.othello_value_matches.run_table`; the records are looked
+  the fallback (:func:`gamelib.play.othello_players.run_table`; the records are looked
   for by :func:`gamelib.othello.wthor.find_wthor_dir`, ``$GAMELIB_WTHOR_DIR`` first). It is
   searched and oriented as ``gamelib:mlp``.
 
@@ -96,7 +96,7 @@ from gamelib.play.games import SearchPlayer
 from gamelib.play.gtp_client import COLOURS, GRHINO, GtpEngine, grhino_path
 from gamelib.play import match_runner
 from gamelib.play.match_runner import MAX_TIMEOUT, MatchResult, read_rows
-from gamelib.play.othello_value_matches import run_table
+from gamelib.play.othello_players import run_table_theta
 from gamelib.runtime import cli
 from gamelib.runtime.atomic import atomic_write_text
 from gamelib.runtime.checks import check_int, check_number, check_seed
@@ -268,7 +268,7 @@ class OthelloPlayerSpec:
 
     def __getstate__(self):
         """The spec to send to a worker process: without the packed table (hundreds of MB),
-        which the worker builds once for itself (:func:`_table_theta`)."""
+        which the worker builds once for itself (:func:`gamelib.play.othello_players.run_table_theta`)."""
         state = dict(self.__dict__)
         if self.searched == othello_rules.EVAL_TABLE:
             state.pop("_parameters", None)
@@ -279,25 +279,14 @@ def _load_parameters(kind: int, path):
     """The parameters of evaluation kind ``kind`` in the file or folder ``path``: θ
     (:func:`gamelib.games.othello.load_theta`), the packed network
     (:meth:`gamelib.othello.mlp.MLP.load`, :func:`gamelib.games.othello.pack_mlp`) or the packed
-    table of a value run (:func:`_table_theta`)."""
+    table of a value run (:func:`gamelib.play.othello_players.run_table_theta`)."""
     if kind == othello_rules.EVAL_TABLE:
-        return _table_theta(str(Path(path).resolve()))
+        return run_table_theta(str(Path(path).resolve()), True)
     if Path(path).is_dir():
         raise ValueError(f"{path} is a folder, not a parameter file")
     if kind == EVAL_LINEAR:
         return othello_rules.load_theta(path)
     return othello_rules.pack_mlp(MLP.load(path))
-
-
-@functools.lru_cache(maxsize=1)
-def _table_theta(folder: str):
-    """The value table and network of the othello_value run ``folder``
-    (:func:`gamelib.play.othello_value_matches.run_table`) packed by
-    :func:`gamelib.games.othello.pack_table`, built once per process."""
-    if not Path(folder).is_dir():
-        raise ValueError(f"{folder} is not a folder: gamelib:table needs a finished othello_value "
-                         "run folder")
-    return othello_rules.pack_table(*run_table(folder))
 
 
 def _other_kind_hint(kind: int, path) -> str:
