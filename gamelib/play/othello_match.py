@@ -10,7 +10,7 @@ superiority of FIRST (:mod:`gamelib.play.match_stats`). A player is
   ``--book`` and ``--rand`` are added to the command line of every GRhino player;
 * ``gamelib:random`` (a uniformly random legal move), ``gamelib:greedy`` (the most discs after
   the move) or ``gamelib:positional`` (αβ to ``--depth`` plies over the classic square
-  weights), the players of :mod:`gamelib.othello.players`;
+  weights), the players of :mod:`gamelib.play.othello_players` (ties drawn at random);
 * ``gamelib:linear`` or ``gamelib:linear=FILE``: Othello's linear evaluation (the pattern
   weights of :mod:`gamelib.games.othello_features`; without a file the classic square weights,
   with one the parameters saved by :func:`gamelib.games.othello.save_theta`, e.g. a learner's)
@@ -27,7 +27,7 @@ superiority of FIRST (:mod:`gamelib.play.match_stats`). A player is
   searches the position turned by the start position's symmetry that takes the first move to f5
   (:func:`~gamelib.othello.symmetry.symmetry_to_f5`) and plays the image of the move it finds
   there under the same symmetry (its own inverse) -- it plays a game from d3 exactly as the
-  mirror-image game from f5, as :func:`gamelib.othello.players.mlp_player` does. Before the
+  mirror-image game from f5 (:class:`gamelib.play.othello_players.OrientedPlayer`). Before the
   first move (the start position is kept by all four of those symmetries) and in a game that
   did not start from the standard position it searches the position as it stands. The linear
   players are not turned: their pattern weights are symmetric by construction;
@@ -85,18 +85,16 @@ import numpy as np
 from gamelib.games import othello as othello_rules, registry
 from gamelib.games.othello_features import initial_theta as classic_theta
 from gamelib.games.protocol import EVAL_LINEAR
-from gamelib.othello import Board, square_name
+from gamelib.othello import Board
 from gamelib.othello.board import MAX_GAME_PLIES
 from gamelib.othello.mlp import MLP
-from gamelib.othello.players import greedy_player, positional_player, random_opening, RandomPlayer
-from gamelib.othello.symmetry import IDENTITY, symmetry_to_f5, transform, transform_square
 from gamelib.othello.records import GgfGame, format_ggf, format_transcript, ggf_result, parse_transcript
 from gamelib.play.engine_process import EngineError, split_command
-from gamelib.play.games import SearchPlayer
+from gamelib.play.games import RandomPlayer, SearchPlayer, random_opening
 from gamelib.play.gtp_client import COLOURS, GRHINO, GtpEngine, grhino_path
 from gamelib.play import match_runner
 from gamelib.play.match_runner import MAX_TIMEOUT, MatchResult, read_rows
-from gamelib.play.othello_players import run_table_theta
+from gamelib.play.othello_players import OrientedPlayer, greedy_player, positional_player, run_table_theta
 from gamelib.runtime import cli
 from gamelib.runtime.atomic import atomic_write_text
 from gamelib.runtime.checks import check_int, check_number, check_seed
@@ -263,7 +261,7 @@ class OthelloPlayerSpec:
             kind = self.spec[len(GAMELIB_PREFIX):]
             player = {"random": RandomPlayer, "greedy": greedy_player,
                       "positional": lambda: positional_player(self.depth)}[kind]()
-            return _GamelibSide(player)
+            return _ProtocolSide(player)
         return _GtpSide(GtpEngine(self.command(), start_timeout, move_timeout))
 
     def __getstate__(self):
@@ -281,6 +279,9 @@ def _load_parameters(kind: int, path):
     (:meth:`gamelib.othello.mlp.MLP.load`, :func:`gamelib.games.othello.pack_mlp`) or the packed
     table of a value run (:func:`gamelib.play.othello_players.run_table_theta`)."""
     if kind == othello_rules.EVAL_TABLE:
+        if not Path(path).is_dir():
+            raise ValueError(f"{path} is not a folder: gamelib:table needs a finished "
+                             "othello_value run folder")
         return run_table_theta(str(Path(path).resolve()), True)
     if Path(path).is_dir():
         raise ValueError(f"{path} is a folder, not a parameter file")
@@ -328,42 +329,17 @@ class _GtpSide:
         self.engine.close()
 
 
-class _GamelibSide:
-    """A gamelib player during one game (it passes when it must)."""
-
-    def __init__(self, player):
-        self.player = player
-
-    def start(self) -> None:
-        pass
-
-    def move(self, board: Board, rng) -> str:
-        if board.must_pass():
-            return "pass"
-        return square_name(self.player.choose(board.black, board.white, board.turn == "X", rng))
-
-    def close(self) -> None:
-        pass
-
-
 class _ProtocolSide:
     """A player of :mod:`gamelib.play.games` during one game: the board becomes the game
-    protocol's Othello state (:func:`gamelib.games.othello.new_state`, the plies so far passes
-    included), the player's move its square's name; it passes when it must.
-
-    With ``orient`` (the value network and the value table) the state is made of the bitboards
-    turned by :func:`_f5_symmetry` ``S`` -- the same side to move and game ply -- and the move found there
-    is turned back by ``S`` (each of the start position's symmetries is its own inverse). The
-    rules commute with every symmetry of the board (a move's flips are the images of the image
-    move's flips), so the search of ``S(s)`` plays the game ``S`` of the real one, whose moves
-    map back to legal moves here: it is the search of ``s`` with the evaluation ``v ∘ S``, the
-    only differences being the order in which the moves of ``S(s)`` are tried (by square index
-    there) and the table's keys, both those of the mirror-image game from f5. Each search
-    starts from a cleared table, so nothing of one orientation carries into another search.
-    """
+    protocol's Othello state, its moves replayed from the board's root
+    (:func:`protocol_state`), the player's move its square's name; it passes when it must.
+    With ``orient`` (the value network and the value table) the player searches in the WTHOR
+    records' orientation (:class:`gamelib.play.othello_players.OrientedPlayer`: the game turned
+    so that its first move is f5, the move found turned back)."""
 
     def __init__(self, player, orient: bool = False):
-        self.player, self.orient, self.game = player, bool(orient), registry.get("othello")
+        self.player = OrientedPlayer(player) if orient else player
+        self.game = registry.get("othello")
 
     def start(self) -> None:
         pass
@@ -371,35 +347,24 @@ class _ProtocolSide:
     def move(self, board: Board, rng) -> str:
         if board.must_pass():
             return "pass"
-        if not self.orient:
-            s = othello_rules.new_state(board.black, board.white, board.turn == "X", len(board.move_stack))
-            return othello_rules.move_text(self.player.choose(self.game, s, rng, MAX_GAME_PLIES))
-        sym = _f5_symmetry(board)
-        black, white = (int(transform(sym, np.uint64(x))) for x in (board.black, board.white))
-        s = othello_rules.new_state(black, white, board.turn == "X", len(board.move_stack))
-        return square_name(transform_square(sym, self.player.choose(self.game, s, rng, MAX_GAME_PLIES)))
+        return othello_rules.move_text(self.player.choose(self.game, protocol_state(board), rng,
+                                                          MAX_GAME_PLIES))
 
     def close(self) -> None:
         pass
 
 
-def _f5_symmetry(board: Board) -> int:
-    """The symmetry of :mod:`gamelib.othello.symmetry` that turns the game of ``board`` into the
-    orientation of the WTHOR records, the one that takes its first move to f5
-    (:func:`~gamelib.othello.symmetry.symmetry_to_f5`); the identity before the first move (the
-    four symmetries keep the start position: each gives the same position to search) and in a
-    game that did not start from the standard position (whose first move need not be one of
-    c4, d3, e6, f5). From the start position the search so ranks the four first moves, which
-    are worth the same, by the network's values of the positions after c4, d3 and e6 as they
-    stand; from the next move on the game is turned."""
-    if not board.move_stack:
-        return IDENTITY
-    first = board.copy()
-    while first.move_stack:
-        first.pop()
-    if first != Board():
-        return IDENTITY
-    return symmetry_to_f5(board.move_stack[0])
+def protocol_state(board: Board) -> np.ndarray:
+    """The game protocol's Othello state of ``board``: its root position, then every move of its
+    move stack (passes included), so that the state's history holds the game
+    (:func:`gamelib.games.othello.first_move` reads its first move from it)."""
+    root = board.copy()
+    while root.move_stack:
+        root.pop()
+    s = othello_rules.new_state(root.black, root.white, root.turn == "X", 0)
+    for text in board.move_stack:
+        othello_rules.make_move(s, othello_rules.parse_move(s, text))
+    return s
 
 
 # ----------------------------------------------------------------------------- one game
@@ -417,8 +382,12 @@ class OthelloGameResult:
 
 def opening_moves(seed: int, opening: int, plies: int) -> tuple:
     """``plies`` uniformly random legal moves (square names) from the start position, drawn from
-    ``derive_rng(seed, "opening", opening)`` (:func:`gamelib.othello.players.random_opening`)."""
-    return tuple(square_name(sq) for sq in random_opening(plies, derive_rng(seed, "opening", opening)))
+    ``derive_rng(seed, "opening", opening)`` (:func:`gamelib.play.games.random_opening`: each
+    move ``rng.integers(n)`` of the ``n`` legal squares in increasing order; shorter if the game
+    ends)."""
+    game = registry.get("othello")
+    moves = random_opening(game, derive_rng(seed, "opening", opening), plies, game.start())
+    return tuple(othello_rules.move_text(m) for m in moves)
 
 
 def _fault(board: Board, text: str) -> str | None:

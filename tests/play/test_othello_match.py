@@ -16,6 +16,7 @@ import pytest
 from gamelib.othello import Board, square_name
 from gamelib.othello.records import parse_ggf, parse_transcript
 from gamelib.play import othello_match as M
+from gamelib.play.othello_players import OrientedPlayer, records_symmetry, run_table_theta
 from gamelib.play.stats import Record
 from gtp_fake import alive_engines, fake  # noqa: F401 (fake is a fixture)
 from process_tree import session_members
@@ -317,7 +318,7 @@ def test_an_mlp_player_turns_games_from_d3_c4_and_e6_to_f5_and_leaves_f5_games_a
     game = registry.get("othello")
     for first in ("d3", "c4", "e6", "f5"):
         side = spec.make_side(1.0, 1.0)
-        assert side.orient
+        assert isinstance(side.player, OrientedPlayer)
         rng, board = np.random.default_rng(5), Board()
         board.push(first)
         checked = differs = 0
@@ -360,7 +361,7 @@ def test_an_mlp_player_searches_the_start_position_and_other_starts_as_they_stan
     for sym in START_SYMMETRIES:      # the start position is kept by all four
         assert [int(transform(sym, x)) for x in (core.START_BLACK, core.START_WHITE)] == \
             [int(core.START_BLACK), int(core.START_WHITE)]
-    assert M._f5_symmetry(Board()) == IDENTITY
+    assert records_symmetry(M.protocol_state(Board())) == IDENTITY
     mlp, path = _small_mlp(tmp_path, seed=4)
     spec = M.OthelloPlayerSpec(f"gamelib:mlp={path}", nodes=200)
     search = SearchPlayer(G.pack_mlp(mlp), G.EVAL_MLP, node_budget=200, qdepth=0)
@@ -379,13 +380,13 @@ def test_an_mlp_player_searches_the_start_position_and_other_starts_as_they_stan
     for first in ("d3", "f3"):
         board = Board(other.board_string(), other.turn)
         board.push(first)
-        assert M._f5_symmetry(board) == IDENTITY
+        assert records_symmetry(M.protocol_state(board)) == IDENTITY
         assert spec.make_side(1.0, 1.0).move(board, np.random.default_rng(0)) == as_it_stands(board)
     for first in _TO_F5:               # from the standard start, the table's symmetry
         board = Board()
         board.push(first)
-        assert M._f5_symmetry(board) == {0: 0, 3: 1, 4: 2, 7: 3}[_TO_F5[first]]
-    assert not LINEAR.make_side(1.0, 1.0).orient
+        assert records_symmetry(M.protocol_state(board)) == {0: 0, 3: 1, 4: 2, 7: 3}[_TO_F5[first]]
+    assert not isinstance(LINEAR.make_side(1.0, 1.0).player, OrientedPlayer)
 
 
 def test_the_papers_network_loads_and_plays_a_move():
@@ -470,9 +471,9 @@ def test_a_table_player_plays_the_value_runs_table_and_network_in_the_f5_orienta
     sha = {f"WTH_{y}.wtb": hashlib.sha256((wthor.find_wthor_dir() / f"WTH_{y}.wtb").read_bytes()).hexdigest()
            for y in (1977, 1978)}
     folder, mlp = _value_run(tmp_path, sha=sha)
-    M._table_theta.cache_clear()
+    run_table_theta.cache_clear()
     spec = M.OthelloPlayerSpec(f"gamelib:table={folder}", nodes=300, name="table")
-    assert spec.searched == G.EVAL_TABLE and spec.make_side(1.0, 1.0).orient
+    assert spec.searched == G.EVAL_TABLE and isinstance(spec.make_side(1.0, 1.0).player, OrientedPlayer)
     table = build_tables(load_years(1977, 1978), 0.1, 0).train
     theta = G.pack_table(table, mlp)
     assert spec.theta().tobytes() == theta.tobytes() and len(table) > 1000
@@ -494,13 +495,13 @@ def test_a_table_player_plays_the_value_runs_table_and_network_in_the_f5_orienta
     # a worker gets the spec without the table and builds it (once per process) to the same bits
     state = pickle.loads(pickle.dumps(spec))
     assert "_parameters" in spec.__dict__ and "_parameters" not in state.__dict__
-    M._table_theta.cache_clear()
+    run_table_theta.cache_clear()
     assert state.theta() is not spec.theta() and state.theta().tobytes() == theta.tobytes()
     assert len(pickle.dumps(spec)) < 1000
     # another network is another match
     (folder / "mlp.npz").unlink()
     _small_mlp(tmp_path, seed=2)[0].save(folder / "mlp.npz")
-    M._table_theta.cache_clear()
+    run_table_theta.cache_clear()
     with pytest.raises(ValueError, match="holds a match with other settings"):
         M.run_match(M.OthelloPlayerSpec(f"gamelib:table={folder}", nodes=300, name="table"), RANDOM, 4,
                     tmp_path / "m", progress=False, openings=2)
@@ -508,10 +509,10 @@ def test_a_table_player_plays_the_value_runs_table_and_network_in_the_f5_orienta
     other = tmp_path / "other"
     other.mkdir()
     _value_run(other, sha=dict(sha, **{"WTH_1978.wtb": "0" * 64}))
-    M._table_theta.cache_clear()
+    run_table_theta.cache_clear()
     with pytest.raises(ValueError, match=r"WTH_1978\.wtb is not the WTHOR file the run .* read"):
         M.OthelloPlayerSpec(f"gamelib:table={other / 'othello_value'}")
-    M._table_theta.cache_clear()
+    run_table_theta.cache_clear()
 
 
 def test_a_table_player_refuses_what_is_not_a_value_run(tmp_path, monkeypatch):
@@ -521,7 +522,7 @@ def test_a_table_player_refuses_what_is_not_a_value_run(tmp_path, monkeypatch):
     empty = tmp_path / "empty"
     empty.mkdir()
     net = folder / "mlp.npz"
-    M._table_theta.cache_clear()
+    run_table_theta.cache_clear()
     for spec, message in (("gamelib:table=", r"gamelib:table needs a finished othello_value run folder"),
                           (f"gamelib:table={tmp_path / 'none'}", r"none is not a folder: gamelib:table needs"),
                           (f"gamelib:table={net}", r"mlp\.npz is not a folder.*it holds a value network: "
