@@ -16,7 +16,7 @@ BENCHMARKS = {
     "search": "gamelib.search.bench",
     "matches": "gamelib.play.bench",
     "evaluation": "gamelib.evaluation.bench",
-    "othello_value": "gamelib.othello.players",
+    "othello_value": "gamelib.play.othello_value_bench",
     "bonanza": "gamelib.learn.bonanza_bench",
     "elmo": "gamelib.learn.elmo_bench",
     "selfplay": "gamelib.learn.selfplay_bench",

@@ -50,8 +50,7 @@ perceptron (:mod:`gamelib.othello.mlp`; the paper's Fig. 3 layout 64 → 128 →
 
 the probability that Black wins, as a negamax score for the side to move:
 :math:`2 v - 1` with :math:`v = v_\\theta(s)` when Black is to move and
-:math:`v = 1 - v_\\theta(s)` when White is (the value-network paper's eq. 3; the same score
-as the ``mlp`` evaluation of :mod:`gamelib.othello.search`), in [-1, 1], far inside the
+:math:`v = 1 - v_\\theta(s)` when White is (the value-network paper's eq. 3), in [-1, 1], far inside the
 search's game-end scores ±(1000 - ply). Only the linear kind has features (the learners').
 
 The network travels as the one ``float64`` vector θ the search passes around
@@ -80,10 +79,8 @@ players' finiteness checks.
 :data:`EVAL_TABLE` (3) is the same paper's value table (:mod:`gamelib.othello.value_table`,
 eqs. 1–3): :math:`v = v_b(s)`, Black's win rate among the recorded games through ``s``, where
 the table has the position, and elsewhere the fallback network's :math:`v_\\theta(s)` (or
-:math:`v = 1/2`, a score of 0, without one), turned into the side to move's score as above --
-the ``table`` evaluation of :mod:`gamelib.othello.search`, bit for bit (that evaluation reads a
-network's parameters as ``float32``, as the paper's network is; a ``float64`` fallback is
-evaluated in ``float64`` here, as by :data:`EVAL_MLP`). Table and network travel
+:math:`v = 1/2`, a score of 0, without one), turned into the side to move's score as above
+(a ``float64`` fallback is evaluated in ``float64``, as by :data:`EVAL_MLP`). Table and network travel
 together as one θ (:func:`pack_table`, read back by :func:`unpack_table`, checked by
 :func:`check_table_theta`), with ``S`` hash slots and ``R`` rows:
 
@@ -787,7 +784,7 @@ def _fallback_value(theta, black, white):
 def evaluate_table(s, theta):
     """The value table's score for the side to move, :math:`2 v - 1` with :math:`v` the side to
     move's win rate: :func:`packed_table_value` where the table has the position, else the
-    fallback network (module doc); the ``table`` evaluation of :mod:`gamelib.othello.search`."""
+    fallback network (module doc)."""
     p, o = _pair(s)
     black_to_move = side_to_move(s) == 0
     black = p if black_to_move else o

@@ -85,7 +85,7 @@ No antisymmetry is imposed: a configuration and its colour-swapped image have we
 own (the value of having the move in it; the 5×5 shogi chapter shows how an antisymmetric
 evaluation left positions that are their own mirror image without a gradient). With
 antisymmetric weights the evaluation is antisymmetric: :func:`initial_theta` is such a θ,
-the classic square weights of :data:`gamelib.othello.search.CLASSIC_WEIGHTS` spread over the
+the classic square weights of :data:`CLASSIC_WEIGHTS` spread over the
 edge and line tables, so that it is the book's positional evaluation (to rounding).
 """
 
@@ -95,16 +95,30 @@ import numpy as np
 from numba import njit
 
 from gamelib.othello import core as _core
-from gamelib.othello.search import CLASSIC_WEIGHTS
 from gamelib.othello.squares import parse_square
 from gamelib.othello.symmetry import FLIP_A1H8, transform
 from gamelib.runtime.bits import ctpop as _ctpop
 from gamelib.runtime.index import unsigned as _u
 from gamelib.runtime.kernels import kernel
 
-__all__ = ["FAMILIES", "SYMMETRIES", "N_PATTERN_WEIGHTS", "N_STAGES", "N_COUNTS", "N_FEATURES",
+__all__ = ["CLASSIC_WEIGHTS", "FAMILIES", "SYMMETRIES", "N_PATTERN_WEIGHTS", "N_STAGES", "N_COUNTS", "N_FEATURES",
            "MAX_ACTIVE", "family_table", "instances", "stage", "board_features",
            "board_evaluate", "initial_theta"]
+
+#: A classic square-weight table: corners good, the squares next to them (X and C) bad, edges
+#: mildly good, the centre neutral. Index 0 = a1 ... 63 = h8 (symmetric under the board's eight
+#: symmetries).
+CLASSIC_WEIGHTS = np.array([
+    100, -20, 10, 5, 5, 10, -20, 100,
+    -20, -50, -2, -2, -2, -2, -50, -20,
+    10, -2, -1, -1, -1, -1, -2, 10,
+    5, -2, -1, -1, -1, -1, -2, 5,
+    5, -2, -1, -1, -1, -1, -2, 5,
+    10, -2, -1, -1, -1, -1, -2, 10,
+    -20, -50, -2, -2, -2, -2, -50, -20,
+    100, -20, 10, 5, 5, 10, -20, 100,
+], dtype=np.float64)
+CLASSIC_WEIGHTS.flags.writeable = False
 
 #: Family name -> its base pattern, in reading order.
 FAMILIES = {

@@ -1,8 +1,9 @@
 """Matches and their measurement: game-neutral statistics and tournaments, players and games
 of any game behind the protocol, the 5×5 shogi players, and the USI engine that lets other
-programs play them (Othello's players live in :mod:`gamelib.othello.players`; their matches in
-:mod:`gamelib.play.othello_pairs`, :mod:`gamelib.play.othello_value_matches` and, against GTP
-engines, :mod:`gamelib.play.othello_match`).
+programs play them; Othello's players are those of :mod:`gamelib.play.games` made with
+Othello's evaluations (:mod:`gamelib.play.othello_players`), played in the value chapter's matches
+(:mod:`gamelib.play.othello_value_matches`) and against GTP engines
+(:mod:`gamelib.play.othello_match`).
 
 Submodules
 ----------
@@ -14,7 +15,7 @@ Submodules
     Round-robin and gauntlet schedules with alternating colours and per-game seeds, played in
     parallel (local cores or Dask) and resumably, tallied into records.
 :mod:`gamelib.play.games`
-    Players (random, search, softmax self-play policy), games by the rules with the ply cap,
+    Players (random, search, best move at a fixed depth, softmax self-play policy), games by the rules with the ply cap,
     random openings and tournaments of any registered game, written once over the protocol.
 :mod:`gamelib.play.shogi`
     5×5 shogi players (random, search, softmax self-play policy, the reference opponent), games

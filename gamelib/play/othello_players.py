@@ -7,7 +7,8 @@ evaluations (:mod:`gamelib.games.othello`):
 * :func:`greedy_player` -- the most discs after the move: depth 1 over the square weights all 1,
   spread over the linear evaluation's edge and line tables
   (:func:`gamelib.games.othello_features.initial_theta`), i.e. the disc difference / 64;
-* :func:`positional_player` -- the classic square weights (:data:`CLASSIC_WEIGHTS`) the same way,
+* :func:`positional_player` -- the classic square weights
+  (:data:`gamelib.games.othello_features.CLASSIC_WEIGHTS`) the same way,
   at ``depth`` plies;
 * :func:`mlp_player` -- the value network (``EVAL_MLP``), in the records' orientation;
 * :func:`table_player` -- the value table (``EVAL_TABLE``) where it has the position, else the
@@ -41,17 +42,16 @@ from pathlib import Path
 import numpy as np
 
 from gamelib.games import othello as rules
-from gamelib.games.othello_features import initial_theta
+from gamelib.games.othello_features import CLASSIC_WEIGHTS, initial_theta
 from gamelib.games.protocol import EVAL_LINEAR
 from gamelib.othello.mlp import MLP
-from gamelib.othello.search import CLASSIC_WEIGHTS
 from gamelib.othello.symmetry import IDENTITY, symmetry_to_f5, transform, transform_square
 from gamelib.othello.value_table import ValueTable
 from gamelib.play.games import BestMovePlayer, Player
 from gamelib.runtime.atomic import read_json
 from gamelib.runtime.checks import check_integer
 
-__all__ = ["CLASSIC_WEIGHTS", "OrientedPlayer", "RunTablePlayer", "records_symmetry",
+__all__ = ["OrientedPlayer", "RunTablePlayer", "records_symmetry",
            "greedy_player", "positional_player", "mlp_player", "table_player", "run_parameters",
            "run_table", "run_table_theta"]
 

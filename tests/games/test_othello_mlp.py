@@ -15,7 +15,6 @@ from gamelib.games import othello as go
 from gamelib.games import registry
 from gamelib.games.protocol import EVAL_LINEAR, ONGOING, check_kind, eval_weights
 from gamelib.othello.mlp import MLP
-from gamelib.othello.search import Evaluator, evaluate as search_evaluate
 from gamelib.play import games as G
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,16 +83,13 @@ def test_the_mlp_kind_is_the_networks_value_bit_for_bit(net):
         mlp.predict(np.array([black], np.uint64), np.array([white], np.uint64))[0])
 
 
-def test_the_papers_network_scores_as_the_othello_search_scores_it():
+def test_the_papers_network_scores_by_eq_3():
     mlp = MLP.load(PAPER_MLP)
     assert mlp.params.dtype == np.float32
     theta = go.pack_mlp(mlp)
     positions = POSITIONS[::2]
     got = np.array([GAME.evaluate_kind(s, theta, go.EVAL_MLP) for s, _, _, _ in positions])
     assert _bits(got) == _bits(_want(mlp, positions))
-    ev = Evaluator.from_mlp(mlp)   # the older Board-based players' leaf score
-    old = np.array([search_evaluate(b, w, btm, ev) for _, b, w, btm in positions])
-    assert _bits(got) == _bits(old)
 
 
 def test_the_linear_kind_is_the_linear_evaluation():

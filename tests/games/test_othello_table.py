@@ -1,7 +1,8 @@
 """Othello's value-table evaluation kind (``EVAL_TABLE`` of :mod:`gamelib.games.othello`): the
-kernel's score is the ``table`` evaluation of :mod:`gamelib.othello.search` bit for bit (found
-positions, misses scored by the fallback network or 0, both sides to move); the game-neutral
-search with it finds the old search's score and move at a fixed depth; the packed θ round-trips,
+kernel's score is the paper's by its formula bit for bit (found positions their win rate for
+the side to move, misses scored by the fallback network or 0, both sides to move); the
+game-neutral search with it finds the minimax score of a plain negamax
+(``tests/othello_reference.py``) and a move of that value at a fixed depth; the packed θ round-trips,
 stays finite whatever the keys, and a damaged one is refused naming what is wrong; a packed
 table is checked in full once."""
 
@@ -15,9 +16,9 @@ from gamelib.games import registry
 from gamelib.games.protocol import EVAL_LINEAR, ONGOING
 from gamelib.othello import core
 from gamelib.othello.mlp import MLP
-from gamelib.othello.search import Evaluator, evaluate as old_evaluate, search as old_search
 from gamelib.othello.value_table import ValueTable, table_value
 from gamelib.play import games as G
+from othello_reference import after, negamax
 
 GAME = registry.get("othello")
 U64 = np.uint64
@@ -82,17 +83,12 @@ def test_the_positions_and_the_table_cover_hits_misses_and_both_sides():
 
 
 @pytest.mark.parametrize("net", sorted(NETWORKS))
-def test_the_table_kind_is_the_old_table_evaluation_bit_for_bit(net):
-    """The old search reads a network's parameters as float32 (the paper's network is float32):
-    its scores are compared with float32 fallbacks and none; with any fallback the found
-    positions score their win rate and the others the network's ``EVAL_MLP`` score."""
+def test_the_table_kind_scores_by_the_papers_formula_bit_for_bit(net):
+    """With any fallback the found positions score their win rate for the side to move and the
+    others the network's ``EVAL_MLP`` score (0 without a network)."""
     fallback = NETWORKS[net]()
     theta = go.pack_table(TABLE, fallback)
     got = np.array([GAME.evaluate_kind(s, theta, go.EVAL_TABLE) for s, _, _, _ in POSITIONS])
-    if fallback is None or fallback.params.dtype == np.float32:
-        ev = Evaluator.from_table(TABLE, fallback)
-        want = np.array([old_evaluate(b, w, btm, ev) for _, b, w, btm in POSITIONS])
-        assert _bits(got) == _bits(want)
     rows = TABLE.rows([b for _, b, _, _ in POSITIONS], [w for _, _, w, _ in POSITIONS])
     v_b = TABLE.frame["v_b"].to_numpy()
     net_theta = None if fallback is None else go.pack_mlp(fallback)
@@ -122,8 +118,7 @@ def test_the_packed_probe_is_the_tables_own_probe():
 
 def _every_node_has_a_move(p: int, o: int, depth: int) -> bool:
     """Whether the side to move has a move at every node of the tree to ``depth`` plies, the
-    leaves included (no pass and no game end, where the old search and the game-neutral one
-    count plies and score ends differently)."""
+    leaves included (no pass and no game end: the reference's leaves are all evaluated)."""
     moves = int(core.move_mask(U64(p), U64(o)))
     if moves == 0:
         return False
@@ -149,10 +144,10 @@ def _leaves(p: int, o: int, black_to_move: bool, depth: int, out: list) -> None:
             _leaves(no, np_, not black_to_move, depth - 1, out)
 
 
-def test_the_game_neutral_search_finds_the_old_searchs_score_and_move():
+def test_the_game_neutral_search_finds_the_minimax_score_and_a_best_move():
     """At a fixed depth with no pass or game end in the tree, the game-neutral search with the
-    table kind (PVS, transposition table) returns the old search's minimax score bit for bit,
-    and its move wherever the best move is unique."""
+    table kind (PVS, transposition table) returns the minimax score of a plain negamax over the
+    same leaf scores bit for bit, and a move of that value (the only one where it is unique)."""
     depth = 3
     roots = [(s, b, w, btm) for s, b, w, btm in POSITIONS[6::9]
              if _every_node_has_a_move(*((b, w) if btm else (w, b)), depth)]
@@ -162,27 +157,24 @@ def test_the_game_neutral_search_finds_the_old_searchs_score_and_move():
         _leaves(*((b, w) if btm else (w, b)), btm, depth, leaves)
     table = _table_of(leaves, seed=9, share=0.7)
     fallback = NETWORKS["f32-paper"]()
-    ev = Evaluator.from_table(table, fallback)
     theta = go.pack_table(table, fallback)
+
+    def leaf(p, o, black_to_move):
+        black, white = (p, o) if black_to_move else (o, p)
+        return float(GAME.evaluate_kind(go.new_state(black, white, black_to_move), theta, go.EVAL_TABLE))
+
     player = G.SearchPlayer(theta, go.EVAL_TABLE, node_budget=10**8, max_depth=depth, qdepth=0)
     unique = 0
     for s, b, w, btm in roots:
-        old = old_search(b, w, btm, ev, depth)
+        p, o = (b, w) if btm else (w, b)
         new = player.search(GAME, s, 0, 0)
         assert new.depth == depth and not new.partial
-        assert _bits(new.score) == _bits(old.score)
-        # each root move's value by the old search: the move is compared where one is best
-        p, o = (b, w) if btm else (w, b)
-        values = {}
-        for sq in [m for m in range(64) if int(core.move_mask(U64(p), U64(o))) >> m & 1]:
-            np_, no = (int(x) for x in core.make_move(U64(p), U64(o), sq))
-            child_b, child_w = (np_, no) if btm else (no, np_)
-            values[sq] = -old_search(child_b, child_w, not btm, ev, depth - 1).score
+        values = {sq: -negamax(*after(p, o, sq), not btm, depth - 1, leaf)
+                  for sq in [m for m in range(64) if int(core.move_mask(U64(p), U64(o))) >> m & 1]}
         best = max(values.values())
-        assert best == old.score
-        if sum(v == best for v in values.values()) == 1:
-            assert new.move == old.move == max(values, key=values.get)
-            unique += 1
+        assert _bits(new.score) == _bits(best)
+        assert values[new.move] == best
+        unique += sum(v == best for v in values.values()) == 1
     assert unique >= 35
 
 

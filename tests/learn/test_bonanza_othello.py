@@ -17,7 +17,7 @@ from gamelib.learn import bonanza_search as bsr
 from gamelib.learn import bonanza_steps as bst
 from gamelib.learn import central_difference_gradient, gradient_relative_error
 from gamelib.learn.bonanza_positions import ExpertPositions
-from gamelib.othello.search import CLASSIC_WEIGHTS
+from gamelib.games.othello_features import CLASSIC_WEIGHTS
 from gamelib.runtime.executor import Executor
 
 

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from gamelib import othello as O
 from gamelib.othello import board as B
-from gamelib.othello.search import Evaluator, evaluate, search
+from gamelib.games import othello as R
+from gamelib.play import othello_players as op
 
 S = O.START_BOARD
 BLACK, WHITE = O.parse_board(S)
@@ -33,12 +34,9 @@ BAD_CALLS = {
     "moves_to_list None": (lambda: B.moves_to_list(None), "bad move string None"),
     "play None": (lambda: O.Board().play(None), "bad moves None"),
     "play int": (lambda: O.Board().play(37), "bad moves 37"),
-    "search depth 10^30": (lambda: search(BLACK, WHITE, True, Evaluator.discs(), 10**30), "search depth must be an integer in [1, 120]"),
-    "search budget 10^30": (lambda: search(BLACK, WHITE, True, Evaluator.discs(), 3, 10**30), "node_budget (or None) must be an integer"),
-    "search bitboard 2^64": (lambda: search(2**64, WHITE, True, Evaluator.discs(), 1), "black bitboard"),
-    "search bitboard -1": (lambda: search(BLACK, -1, True, Evaluator.discs(), 1), "white bitboard"),
-    "search tie_break None": (lambda: search(BLACK, WHITE, True, Evaluator.discs(), 1, None, None), "tie_break"),
-    "evaluate bitboard 2^70": (lambda: evaluate(2**70, WHITE, True, Evaluator.discs()), "black bitboard"),
+    "positional depth 10^30": (lambda: op.positional_player(10**30), "depth + qdepth must be < 128"),
+    "state bitboard 2^64": (lambda: R.new_state(2**64, WHITE, True), "bad Othello position"),
+    "state bitboards overlap": (lambda: R.new_state(BLACK, BLACK, True), "bad Othello position"),
 }
 
 
@@ -84,8 +82,7 @@ def test_fuzzed_entries_give_a_result_or_value_error(value):
         lambda: O.legal_moves(S, value),
         lambda: O.solve(value, "X"),
         lambda: O.Board(value),
-        lambda: search(BLACK, WHITE, True, Evaluator.discs(), value) if small or not isinstance(value, (int, np.integer)) or int(value) > 120 else 0,
-        lambda: search(BLACK, WHITE, True, Evaluator.discs(), 2, value),
+        lambda: op.positional_player(value) if small or not isinstance(value, (int, np.integer)) or int(value) > 3 else 0,
     ]
     for call in calls:
         try:

@@ -5,7 +5,8 @@ import pandas as pd
 import pytest
 
 from gamelib.othello import Board
-from gamelib.othello.players import random_opening
+from gamelib.games import registry
+from gamelib.play.games import random_opening
 from gamelib.othello.value_table import (
     PAPER_TABLE2,
     ValueTable,
@@ -26,8 +27,19 @@ from gamelib.othello.wthor import find_wthor_dir
 def random_games(n, seed, plies=60):
     """Move strings of ``n`` random games (full games unless ``plies`` < 60)."""
     rng = np.random.default_rng(seed)
+    game = registry.get("othello")
     names = [f"{'abcdefgh'[s % 8]}{s // 8 + 1}" for s in range(64)]
-    return ["".join(names[s] for s in random_opening(plies, rng)) for _ in range(n)]
+
+    def squares():
+        moves = []
+        for m in random_opening(game, rng, 200, game.start()):   # a pass is a ply here, not there
+            if len(moves) == plies:
+                break
+            if m < 64:
+                moves.append(m)
+        return moves
+
+    return ["".join(names[s] for s in squares()) for _ in range(n)]
 
 
 def oracle_positions(moves):

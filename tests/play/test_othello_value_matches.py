@@ -8,6 +8,8 @@ import pytest
 from gamelib.othello.mlp import MLP
 from gamelib.othello.wthor import find_wthor_dir
 from gamelib.play import othello_value_matches as vm
+from gamelib.play.othello_players import run_table
+from gamelib.runtime.checkpoint import RunConfigMismatch
 
 PARAMS = {"first_year": 2018, "last_year": 2018, "val_fraction": 0.1, "seed": 0, "depth": 1,
           "n_pairs": 1, "opening_plies": 4}
@@ -26,37 +28,35 @@ def run(tmp_path):
     return folder
 
 
-def test_rerun_writes_the_matches_and_resumes_from_finished_pairings(run, tmp_path):
+def test_rerun_writes_the_matches_and_a_killed_rerun_resumes_to_the_same_table(run, tmp_path):
     out = tmp_path / "out"
-    # a pairing finished before a kill: its stored row is used, not replayed
-    stored = {"player": "greedy", "opponent": "random", "games": 2, "wins": 2, "draws": 0,
-              "losses": 0, "win_rate": 1.0, "wilson_low": 0.3, "wilson_high": 1.0,
-              "score": 1.0, "score_low": 0.3, "score_high": 1.0, "p_two_sided": 0.5,
-              "player_table_probes": 0, "player_table_hits": 0, "opponent_table_probes": 0,
-              "opponent_table_hits": 0}
-    key = {"player": "greedy", "opponent": "random", "n_pairs": 1, "opening_plies": 4,
-           "seed": 0, "orient": [False, False]}
-    (out / "matches_checkpoint").mkdir(parents=True)
-    (out / "matches_checkpoint" / "00.json").write_text(json.dumps({"key": key, "row": stored}))
-    matches, lookups = vm.rerun(run, out)
+    matches = vm.rerun(run, out)
     assert list(matches.columns) == vm.MATCH_COLUMNS and len(matches) == 10
     assert (matches.games == 2).all()
-    assert matches.iloc[0].wilson_low == 0.3  # read back from the checkpoint
-    assert set(lookups.player) == {"table-d1"} and (lookups.leaves_looked_up > 0).all()
+    assert list(zip(matches.player, matches.opponent)) == vm.pairings(1)
     assert pd.read_csv(out / "matches.csv").shape == (10, len(vm.MATCH_COLUMNS))
-    assert (out / "matches.png").stat().st_size > 0 and (out / "table_lookups.csv").is_file()
+    assert (out / "matches.png").stat().st_size > 0
     assert not (out / "matches_checkpoint").exists()
     entry = json.loads((out / "provenance.json").read_text())["matches_rerun"][-1]
-    assert entry["orient"] is True and entry["command"] == f"python -m {vm.__name__}"
+    assert entry["command"] == f"python -m {vm.__name__}"
+    # the games of a killed rerun are kept in matches_checkpoint (a resumable tournament,
+    # tests/play/test_play_tournament.py): a rerun reads them back
+    _, mlp = run_table(run)
+    again = tmp_path / "again"
+    kept = vm.play_pairings(vm.players(mlp, run, 1), vm.pairings(1), 1, 4, 0,
+                            checkpoints=again / "matches_checkpoint")
+    assert (again / "matches_checkpoint").is_dir() and kept.equals(matches)
+    assert vm.rerun(run, again).equals(matches)
 
 
 def test_a_checkpoint_of_another_run_is_refused(run, tmp_path):
     out = tmp_path / "out"
-    (out / "matches_checkpoint").mkdir(parents=True)
-    (out / "matches_checkpoint" / "00.json").write_text(
-        json.dumps({"key": {"player": "x"}, "row": {}}))
-    with pytest.raises(ValueError, match="belongs to another run"):
+    _, mlp = run_table(run)
+    vm.play_pairings(vm.players(mlp, run, 1), vm.pairings(1)[:1], 2, 4, 0,
+                     checkpoints=out / "matches_checkpoint")   # two openings, not one
+    with pytest.raises(RunConfigMismatch):
         vm.rerun(run, out)
+    assert not (out / "matches.csv").exists()
 
 
 def test_an_unfinished_folder_is_refused_before_anything_is_written(tmp_path):
