@@ -24,8 +24,10 @@ import math
 import numpy as np
 from numba import njit
 
+from gamelib.runtime.kernels import kernel
+
 __all__ = ["exp", "exp_nonpositive", "expm1", "log", "log1p", "tanh", "sigmoid", "softplus",
-           "cos_2pi", "exp_array", "log_array", "tanh_array", "sigmoid_array", "softplus_array"]
+           "cos_2pi", "softmax_into", "exp_array", "log_array", "tanh_array", "sigmoid_array", "softplus_array"]
 
 _LN2_HI = 6.93147180369123816490e-01  # ln 2 rounded to 32 significant bits: k * _LN2_HI is exact
 _LN2_LO = 1.90821492927058770002e-10  # ln 2 - _LN2_HI
@@ -199,6 +201,29 @@ def cos_2pi(u: float) -> float:
     for c in _SIN_2PI:
         p = p * z + c
     return sign * (p * t)
+
+
+@kernel
+def softmax_into(scores, n, temperature, out):
+    """The softmax (the PGLeaf paper's Boltzmann policy, eq. 6):
+    ``out[k] = exp(scores[k]/T) / Σ_j exp(scores[j]/T)`` for ``k < n``, by :func:`exp_nonpositive`.
+
+    The largest score is subtracted first, so that mate scores (far beyond the material scale)
+    neither overflow nor turn into NaN. Returns ``log Σ_j exp((scores[j] − max)/T)``.
+    """
+    top = scores[0]
+    for k in range(1, n):
+        if scores[k] > top:
+            top = scores[k]
+    z = 0.0
+    for k in range(n):
+        e = exp_nonpositive((scores[k] - top) / temperature)
+        out[k] = e
+        z += e
+    for k in range(n):
+        out[k] /= z
+    return log(z)
+
 
 
 def _elementwise(f, name):

@@ -6,7 +6,9 @@ Equation numbers are those of the paper and of the book's page ``notebooks/pglea
   linear evaluation of the principal-variation (PV) leaf ``s̃`` of a search after ``a``
   (PGLeaf: 1 ply full width + 4 plies of quiescence), or of the position right after ``a``
   (REINFORCE: no search). The features φ are those of the leaf *from the side to move at s*.
-* (6) the Boltzmann (softmax) policy ``π(a|s; θ) = exp(evl(s,a)/T) / Σ_a' exp(evl(s,a')/T)``.
+* (6) the Boltzmann (softmax) policy ``π(a|s; θ) = exp(evl(s,a)/T) / Σ_a' exp(evl(s,a')/T)``
+  (:func:`gamelib.exactmath.softmax_into`; its Python front end is
+  :func:`gamelib.play.games.softmax_policy`).
 * (7) its log-gradient ``∇ log π(a|s; θ) = (φ(s,a) − Σ_a' π(a'|s; θ) φ(s,a')) / T``
   (T constant; the PV leaf held fixed, exact wherever the leaf does not change with θ -- the
   same convention as TDLeaf and the Bonanza method).
@@ -50,11 +52,11 @@ import numpy as np
 from numba import njit
 
 from gamelib import exactmath as xm
+from gamelib.exactmath import softmax_into
 from gamelib.runtime.kernels import kernel
 
 __all__ = [
     "BASELINES",
-    "softmax_policy",
     "log_policy",
     "log_policy_gradient",
     "sample_index",
@@ -71,27 +73,6 @@ BASELINES = ("component", "norm", "mean", "none")
 
 
 # ----------------------------------------------------------------------------- numba kernels
-@kernel
-def softmax_into(scores, n, temperature, out):
-    """Eq. (6): ``out[k] = exp(scores[k]/T) / Σ_j exp(scores[j]/T)`` for ``k < n``.
-
-    The largest score is subtracted first, so that mate scores (far beyond the material scale)
-    neither overflow nor turn into NaN. Returns ``log Σ_j exp((scores[j] − max)/T)``.
-    """
-    top = scores[0]
-    for k in range(1, n):
-        if scores[k] > top:
-            top = scores[k]
-    z = 0.0
-    for k in range(n):
-        e = xm.exp_nonpositive((scores[k] - top) / temperature)
-        out[k] = e
-        z += e
-    for k in range(n):
-        out[k] /= z
-    return xm.log(z)
-
-
 @kernel
 def add_log_policy_gradient(g, chosen, probs, n, ptr, idx, val, temperature, scale):
     """Eq. (7): ``g += scale · (φ(s, a_chosen) − Σ_k π_k φ(s, a_k)) / T``.
@@ -215,28 +196,6 @@ def _scores(scores):
 
 
 # ----------------------------------------------------------------------------- policy (6), (7)
-def softmax_policy(scores, temperature: float) -> np.ndarray:
-    """The Boltzmann policy of eq. (6) over the moves' values ``evl(s, a)``.
-
-    Parameters
-    ----------
-    scores : array of float, shape (n_moves,)
-        ``evl(s, a; θ)`` for every legal move a (side to move's view).
-    temperature : float
-        T > 0 (the paper: 0.05 for PGLeaf and REINFORCE, 0.03 for TDLeaf and TD).
-
-    Returns
-    -------
-    numpy.ndarray
-        π(a|s) for every move (sums to 1).
-    """
-    s = _scores(scores)
-    t = _positive(temperature, "temperature")
-    out = np.empty_like(s)
-    softmax_into(s, s.size, t, out)
-    return out
-
-
 def log_policy(scores, temperature: float) -> np.ndarray:
     """``log π(a|s)`` of eq. (6) for every move (computed stably)."""
     s = _scores(scores)

@@ -91,9 +91,9 @@ from gamelib.games.protocol import (DRAW, EVAL_LINEAR, MAX_MOVES, N_WEIGHTS, ONG
                                     prepare_weights, prepared_weights, repetition,
                                     side_to_move)
 from gamelib.games.specialize import generic, specialize
+from gamelib.exactmath import softmax_into
 from gamelib.learn.policy_gradient import (BASELINES, EpisodeScores, add_log_policy_gradient,
-                                           gradient_weight, sample_from, self_play_update,
-                                           softmax_into)
+                                           gradient_weight, sample_from, self_play_update)
 from gamelib.learn.td import DEFAULT_BETA, add_td_lambda
 from gamelib.minishogi import core
 from gamelib.minishogi import rules as R

@@ -179,16 +179,22 @@ class SearchPlayer(Player):
 
 
 def softmax_policy(scores, temperature: float) -> np.ndarray:
-    """Boltzmann probabilities :math:`\\pi_k \\propto \\exp(scores_k / T)` (the PGLeaf paper's
-    eq. 6), computed stably (shifted by the maximum)."""
+    """The Boltzmann policy of the PGLeaf paper's eq. (6) over the moves' values ``evl(s, a)``:
+    :math:`\\pi_k \\propto \\exp(scores_k / T)` for every move (sums to 1), by
+    :func:`gamelib.exactmath.softmax_into`, the learners' own kernel (the largest score
+    subtracted first, so that game-end scores neither overflow nor turn into NaN).
+
+    ``scores``: one value per legal move (the side to move's view); ``temperature``: ``T > 0``
+    (the paper: 0.05 for PGLeaf and REINFORCE, 0.03 for TDLeaf and TD)."""
     temperature = check_float("temperature", temperature, positive=True)
-    z = np.asarray(scores, dtype=np.float64) / temperature
-    if z.ndim != 1 or z.size == 0:
-        raise ValueError(f"scores must be a non-empty vector, got shape {z.shape}")
-    if not np.all(np.isfinite(z)):
+    s = np.ascontiguousarray(scores, dtype=np.float64)
+    if s.ndim != 1 or s.size == 0:
+        raise ValueError(f"scores must be a non-empty vector (one per legal move), got shape {s.shape}")
+    if not np.all(np.isfinite(s)):
         raise ValueError("scores must be finite")
-    p = xm.exp_array(z - z.max())
-    return p / p.sum()
+    out = np.empty_like(s)
+    xm.softmax_into(s, s.size, temperature, out)
+    return out
 
 
 #: Root values closer than this to the best are ties (:class:`BestMovePlayer`): a sum of a

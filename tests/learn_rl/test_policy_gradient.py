@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pytest
 
+from gamelib.play.games import softmax_policy
 from gamelib.learn import policy_gradient as pg
 
 
@@ -25,11 +26,11 @@ def test_softmax_matches_the_formula_and_survives_mate_scores():
     s = np.array([0.1, -0.02, 0.3, 0.0])
     t = 0.05
     e = np.exp(s / t)
-    np.testing.assert_allclose(pg.softmax_policy(s, t), e / e.sum(), rtol=1e-12)
+    np.testing.assert_allclose(softmax_policy(s, t), e / e.sum(), rtol=1e-12)
     np.testing.assert_allclose(pg.log_policy(s, t), np.log(e / e.sum()), rtol=1e-12)
-    p = pg.softmax_policy([1e4, 0.0, -1e4], 0.03)     # a mate score: no overflow, no NaN
+    p = softmax_policy([1e4, 0.0, -1e4], 0.03)     # a mate score: no overflow, no NaN
     assert p.tolist() == [1.0, 0.0, 0.0]
-    assert pg.softmax_policy([0.2, 0.2], 0.05).tolist() == [0.5, 0.5]
+    assert softmax_policy([0.2, 0.2], 0.05).tolist() == [0.5, 0.5]
 
 
 def test_eq7_equals_finite_differences_of_log_pi(numeric_gradient, rel_error):
@@ -107,7 +108,7 @@ REWARD = np.array([[1.0, -1.0, 0.3], [2.0, 0.0, -0.5], [-1.0, 1.5, 0.8]])
 def _episodes():
     """All (probability, g, R) of the synthetic game."""
     out = []
-    policies = [pg.softmax_policy(phi @ THETA, TEMP) for phi in PHI]
+    policies = [softmax_policy(phi @ THETA, TEMP) for phi in PHI]
     for a, b in itertools.product(range(3), range(3)):
         g = np.zeros(4)
         for phi, pi, k in zip(PHI, policies, (a, b)):
@@ -162,9 +163,9 @@ def test_batch_estimates_with_b_star_vary_least():
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: pg.softmax_policy([], 0.05), "non-empty"),
-    (lambda: pg.softmax_policy([0.1, np.nan], 0.05), "finite"),
-    (lambda: pg.softmax_policy([0.1], 0.0), "temperature"),
+    (lambda: softmax_policy([], 0.05), "non-empty"),
+    (lambda: softmax_policy([0.1, np.nan], 0.05), "finite"),
+    (lambda: softmax_policy([0.1], 0.0), "temperature"),
     (lambda: pg.log_policy_gradient(2, [0.0, 0.0], [0, 1, 2], [0, 1], [1.0, 1.0], 0.5, 2),
      "chosen"),
     (lambda: pg.log_policy_gradient(0, [0.0, 0.0], [0, 1], [0], [1.0], 0.5, 2), "leaf_ptr"),
@@ -189,7 +190,7 @@ def test_sampling_by_inversion():
     rng = np.random.default_rng(0)
     counts = np.bincount([pg.sample_index(probs, u) for u in rng.random(20000)], minlength=3)
     assert np.all(np.abs(counts / 20000 - probs) < 0.015)
-    assert not math.isnan(pg.softmax_policy([0.0], 1.0)[0])
+    assert not math.isnan(softmax_policy([0.0], 1.0)[0])
 
 
 _NORM_PROBE = """

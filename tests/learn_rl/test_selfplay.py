@@ -4,6 +4,7 @@ same TD update and the same rewards; the moves follow the softmax policy; seeds 
 import numpy as np
 import pytest
 
+from gamelib.play.games import softmax_policy
 from gamelib.evaluation import shogi as ev
 from gamelib.learn import policy_gradient as pg
 from gamelib.learn import selfplay as sp
@@ -63,7 +64,7 @@ def test_first_moves_follow_the_softmax_policy(theta):
     settings = sp.LearnerSettings("pgleaf", max_plies=1)          # games end after one ply
     recs = sp.play_pg_games(theta, settings, np.arange(3000))
     rl = root_leaves(sp.start_state(1, 4), theta, ev.EVAL_LINEAR, 1, 4, max_plies=1)
-    probs = pg.softmax_policy(rl.scores, settings.temperature)
+    probs = softmax_policy(rl.scores, settings.temperature)
     first = np.array([r.moves[0] for r in recs])
     counts = np.array([(first == m).sum() for m in rl.moves])
     assert counts.sum() == 3000 and all(r.result == core.RESULT_DRAW for r in recs)
