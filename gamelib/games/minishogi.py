@@ -39,14 +39,15 @@ import numpy as np
 from numba import njit
 
 from gamelib.evaluation import shogi as _ev
+from gamelib.evaluation.reference import REFERENCE_QDEPTH, reference_theta
 from gamelib.minishogi import core as _core
 from gamelib.minishogi import rules as _rules
 from gamelib.minishogi.notation import format_usi, usi_to_move
 from gamelib.minishogi.position import Position
 from gamelib.runtime.kernels import kernel
-from .protocol import DRAW, EVAL_LINEAR, LOSS, ONGOING, WIN, EvalKind
+from .protocol import DRAW, EVAL_LINEAR, LOSS, ONGOING, WIN, EvalKind, Reference
 
-__all__ = ["start", "with_room", "move_text", "parse_move", "initial_theta", "check_theta", "save_theta",
+__all__ = ["REFERENCE", "start", "with_room", "move_text", "parse_move", "initial_theta", "check_theta", "save_theta",
            "load_theta", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS", "PERFT_END_LEAF",
            "gen_moves", "count_moves", "gen_noisy", "make_move", "unmake_move", "outcome",
            "in_check", "side_to_move", "game_ply", "hash_key", "hash_from_scratch",
@@ -88,6 +89,10 @@ load_theta = _ev.load_theta
 #: the linear evaluation, both reading θ.
 EVAL_KINDS = {_ev.EVAL_MATERIAL: EvalKind("material", check_theta),
               EVAL_LINEAR: EvalKind("linear", check_theta)}
+#: The learning studies' reference opponent: the stand-in for the PGLeaf paper's ``ssp``
+#: (:mod:`gamelib.evaluation.reference`), its own weights, 8 quiescence plies and iterations up
+#: to 64 plies whatever the learners' settings.
+REFERENCE = Reference(reference_theta, qdepth=REFERENCE_QDEPTH, max_depth=64)
 
 _STM = _core.STM
 _PLY = _core.PLY

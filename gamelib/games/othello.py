@@ -131,9 +131,9 @@ from gamelib.runtime.index import unsigned as _u
 from gamelib.runtime.kernels import kernel
 from gamelib.runtime.parameters import check_parameters, load_parameters, save_parameters
 from . import othello_features as _features
-from .protocol import DRAW, EVAL_LINEAR, LOSS, ONGOING, WIN, EvalKind
+from .protocol import DRAW, EVAL_LINEAR, LOSS, ONGOING, WIN, EvalKind, Reference
 
-__all__ = ["position", "first_move", "start", "with_room", "move_text", "parse_move", "initial_theta", "check_theta", "save_theta",
+__all__ = ["REFERENCE", "reference_theta", "position", "first_move", "start", "with_room", "move_text", "parse_move", "initial_theta", "check_theta", "save_theta",
            "load_theta", "LAYOUT_NAME", "FORMAT_VERSION", "new_state", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS",
            "PERFT_END_LEAF", "gen_moves", "count_moves", "gen_noisy", "make_move", "unmake_move",
            "outcome", "in_check", "side_to_move", "game_ply", "hash_key", "hash_from_scratch",
@@ -466,6 +466,16 @@ def check_table_theta(theta, name: str = "theta") -> np.ndarray:
         _CHECKED_TABLES[id(arr)] = arr
     return arr
 
+
+def reference_theta() -> np.ndarray:
+    """The reference opponent's parameters: the classic square weights spread over the pattern
+    tables (:func:`gamelib.games.othello_features.initial_theta`)."""
+    return _features.initial_theta()
+
+
+#: The learning studies' reference opponent: the classic square weights, searched as the
+#: learners search.
+REFERENCE = Reference(reference_theta)
 
 #: The evaluation kinds of ``evaluate_kind`` (:mod:`gamelib.games.protocol`): the linear
 #: evaluation, the value network and the value table.

@@ -141,6 +141,11 @@ kind reads (contiguous ``float64``; ``ValueError`` naming what is wrong). It hol
 value from the side to move's view (negamax); the learners' leaf features are the linear
 kind's. :func:`check_kind` refuses a kind the game lacks and :func:`eval_weights` is what a
 search of a kind reads (:func:`prepared_weights` for the linear kind).
+
+Reference opponent (optional): ``REFERENCE``, a :class:`Reference` -- the fixed player the
+learning studies measure every learner against (5×5 shogi: the stand-in for the PGLeaf paper's
+``ssp``, its own weights and 8 quiescence plies; Othello: the classic square weights searched
+as the learners search).
 """
 
 from __future__ import annotations
@@ -161,6 +166,7 @@ __all__ = [
     "ONGOING",
     "EVAL_LINEAR",
     "EvalKind",
+    "Reference",
     "KERNELS",
     "CONSTANTS",
     "ProtocolError",
@@ -352,6 +358,27 @@ class EvalKind:
     check: Callable
 
 
+@dataclass(frozen=True)
+class Reference:
+    """A game's reference opponent for the learning studies (the optional ``REFERENCE``, module
+    doc): the linear evaluation with the parameters ``theta()``, searched with ``qdepth``
+    quiescence plies and iterations up to ``max_depth``, each of them, where None, the learners'
+    own (the PGLeaf study's matches, :mod:`gamelib.experiments.pgleaf.matches`)."""
+
+    theta: Callable
+    qdepth: int | None = None
+    max_depth: int | None = None
+
+    def __post_init__(self):
+        if not callable(self.theta):
+            raise ProtocolError(f"Reference.theta must be a function returning θ, got {self.theta!r}")
+        for name in ("qdepth", "max_depth"):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < (name == "max_depth")):
+                raise ProtocolError(f"Reference.{name} must be None or an integer >= "
+                                    f"{int(name == 'max_depth')}, got {v!r}")
+
+
 @dataclass(frozen=True, eq=False)
 class Game:
     """One game behind the protocol: its name, its kernels, constants and Python functions.
@@ -359,7 +386,8 @@ class Game:
     Made by :func:`game_from_module`; the fields are the protocol's names. ``in_package`` tells
     whether every kernel is defined inside ``gamelib`` (then algorithms specialised for it are
     cached on disk: the cache folder is keyed by a hash of the package's sources);
-    ``eval_kinds`` is the game's ``EVAL_KINDS`` (module doc).
+    ``eval_kinds`` is the game's ``EVAL_KINDS`` and ``reference`` its ``REFERENCE`` or None
+    (module doc).
     """
 
     name: str
@@ -375,6 +403,7 @@ class Game:
     load_theta: Callable
     in_package: bool
     eval_kinds: Mapping[int, "EvalKind"]
+    reference: Reference | None = None
 
     def __getattr__(self, name):
         for group in ("kernels", "constants"):
@@ -428,6 +457,9 @@ def game_from_module(name: str, module: ModuleType | SimpleNamespace) -> Game:
     kinds = getattr(module, "EVAL_KINDS", None)   # optional: the linear kind alone
     if kinds is not None:
         wrong += _wrong_kinds(kinds)
+    reference = getattr(module, "REFERENCE", None)   # optional: no learning study's matches
+    if reference is not None and not isinstance(reference, Reference):
+        wrong.append(f"REFERENCE must be a gamelib.games.protocol.Reference, got {reference!r}")
     if not missing and not wrong:
         n = module.N_FEATURES
         if module.N_WEIGHTS < n:
@@ -446,7 +478,7 @@ def game_from_module(name: str, module: ModuleType | SimpleNamespace) -> Game:
     if kinds is None:
         kinds = {EVAL_LINEAR: EvalKind("linear", module.check_theta)}
     return Game(name, kernels, constants, *(getattr(module, k) for k in PYTHON), in_package,
-                dict(kinds))
+                dict(kinds), reference)
 
 
 def _wrong_kinds(kinds) -> list[str]:

@@ -70,6 +70,41 @@ def test_evaluation_kinds_are_declared_or_the_linear_kind_alone():
             game_from_module("toy", _othello_space(EVAL_KINDS=bad))
 
 
+def test_a_reference_opponent_is_declared_or_none():
+    assert game_from_module("toy", _othello_space()).reference is None
+    ref = game_from_module("toy", _othello_space(REFERENCE=gos.REFERENCE)).reference
+    assert ref is gos.REFERENCE and ref.qdepth is None and ref.max_depth is None
+    with pytest.raises(ProtocolError, match=re.escape("REFERENCE must be a gamelib.games.protocol.Reference")):
+        game_from_module("toy", _othello_space(REFERENCE=gos.reference_theta))
+    for bad, message in (({"theta": 3}, "Reference.theta must be a function"),
+                         ({"theta": gos.reference_theta, "qdepth": -1}, "Reference.qdepth must be None or an integer >= 0"),
+                         ({"theta": gos.reference_theta, "max_depth": 0}, "Reference.max_depth must be None or an integer >= 1")):
+        with pytest.raises(ProtocolError, match=re.escape(message)):
+            protocol.Reference(**bad)
+
+
+def test_the_pgleaf_reference_is_the_games_reference_player():
+    """5×5 shogi's is the reference opponent of gamelib.play.shogi (the games of earlier runs:
+    the same settings and θ), Othello's the classic weights searched as the learners search; a
+    game without a REFERENCE is refused naming it."""
+    from gamelib.experiments.pgleaf.matches import MatchSettings
+    from gamelib.play.games import player_identity
+    from gamelib.play.shogi import reference_player
+
+    shogi = MatchSettings(node_budget=700, max_depth=32, noise_var=0.001)
+    assert player_identity(shogi.reference()) == player_identity(
+        reference_player(node_budget=700, noise_std=shogi.noise_std))
+    othello = MatchSettings(node_budget=700, max_depth=20, qdepth=3, game="othello").reference()
+    assert (othello.max_depth, othello.qdepth, othello.node_budget) == (20, 3, 700)
+    assert np.array_equal(othello.theta, gos.reference_theta())
+    registry._GAMES["toy_without_reference"] = game_from_module("toy_without_reference", _othello_space())
+    try:
+        with pytest.raises(ValueError, match="the game 'toy_without_reference' has no reference opponent"):
+            MatchSettings(node_budget=700, max_depth=20, game="toy_without_reference").reference()
+    finally:
+        del registry._GAMES["toy_without_reference"]
+
+
 def test_a_game_name_must_be_an_identifier():
     with pytest.raises(ProtocolError, match="identifier"):
         game_from_module("two words", _othello_space())

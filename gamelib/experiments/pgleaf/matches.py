@@ -30,7 +30,7 @@ class MatchSettings:
         Deepest iteration of the iterative deepening.
     qdepth : int
         Quiescence plies of the learners' search (the learning search's 4); the reference
-        opponent keeps its own (:data:`gamelib.evaluation.reference.REFERENCE_QDEPTH`).
+        opponent keeps the game's own where its ``REFERENCE`` names one (5×5 shogi: 8).
     noise_var : float
         Variance of the Gaussian noise on every evaluation (0.001).
     max_plies : int
@@ -40,10 +40,8 @@ class MatchSettings:
         with both colours (:func:`gamelib.play.games.play_games` with ``paired_openings``);
         0 (the paper's protocol): every game from the standard position.
     game : str
-        The registered game: ``"minishogi"`` (the reference opponent of
-        :mod:`gamelib.evaluation.reference`) or ``"othello"`` (the reference opponent: the
-        classic square weights, :func:`gamelib.games.othello_features.initial_theta`, searched
-        as the learners search).
+        The registered game (:mod:`gamelib.games.registry`), one with a reference opponent
+        (its ``REFERENCE``, :meth:`reference`).
     """
 
     node_budget: int
@@ -67,18 +65,20 @@ class MatchSettings:
                             noise_std=self.noise_std)
 
     def reference(self):
-        """The reference opponent at this node budget and noise: in 5×5 shogi
-        :func:`gamelib.play.shogi.reference_player`, the stand-in for the paper's ``ssp``; in
-        Othello the classic square weights searched as the learners search."""
-        if self.game == "minishogi":
-            from gamelib.play.shogi import reference_player
+        """The game's reference opponent (its ``REFERENCE``,
+        :class:`gamelib.games.protocol.Reference`) at this node budget and noise: in 5×5 shogi
+        the stand-in for the paper's ``ssp`` (:mod:`gamelib.evaluation.reference`), in Othello
+        the classic square weights searched as the learners search."""
+        from gamelib.play.games import SearchPlayer
 
-            return reference_player(node_budget=self.node_budget, noise_std=self.noise_std)
-        if self.game == "othello":
-            from gamelib.games.othello_features import initial_theta
-
-            return self.player(initial_theta())
-        raise ValueError(f"no reference opponent for the game {self.game!r}")
+        ref = registry.get(self.game).reference
+        if ref is None:
+            raise ValueError(f"the game {self.game!r} has no reference opponent (its REFERENCE, "
+                             "gamelib.games.protocol.Reference)")
+        return SearchPlayer(ref.theta(), EVAL_LINEAR, node_budget=self.node_budget,
+                            max_depth=self.max_depth if ref.max_depth is None else ref.max_depth,
+                            qdepth=self.qdepth if ref.qdepth is None else ref.qdepth,
+                            noise_std=self.noise_std)
 
 
 def match_settings(config: PGLeafConfig) -> MatchSettings:
