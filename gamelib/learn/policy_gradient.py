@@ -51,7 +51,6 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from gamelib import exactmath as xm
 from gamelib.exactmath import softmax_into
 from gamelib.runtime.kernels import kernel
 

@@ -86,7 +86,7 @@ from gamelib.algorithms.leaves import (EVAL_CACHE_KEEP, EVAL_CACHE_NEW, child_le
                                        child_scores_into, leaf_features_unsorted_into,
                                        root_scores_into)
 from gamelib.games import registry
-from gamelib.games.protocol import (DRAW, EVAL_LINEAR, MAX_MOVES, N_WEIGHTS, ONGOING, WIN, Game,
+from gamelib.games.protocol import (DRAW, EVAL_LINEAR, N_WEIGHTS, ONGOING, WIN, Game,
                                     bonus_counts, game_ply, make_move, outcome, plies_made,
                                     prepare_weights, prepared_weights, repetition,
                                     side_to_move)

@@ -52,14 +52,14 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from gamelib.runtime import cli
-from gamelib.runtime.checks import check_int, check_number, check_seed
+from gamelib.runtime.checks import check_int, check_seed
 from gamelib.runtime.seeds import derive_rng, derive_seed
 from gamelib.minishogi import Position
 from gamelib.minishogi import rules as R
 from gamelib.minishogi.notation import format_usi, parse_usi
 from gamelib.minishogi.records_kif import ending_of_position
 from gamelib.play import match_runner
-from gamelib.play.match_runner import MAX_TIMEOUT, MatchResult, read_rows
+from gamelib.play.match_runner import MatchResult, read_rows
 from gamelib.play.match_stats import Sprt
 from gamelib.play.openings import random_opening
 from gamelib.play.stats import Record
@@ -368,8 +368,7 @@ def run_match(first: PlayerSpec, second: PlayerSpec, games: int, out=None, *, se
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
     seed = check_seed(seed)
-    for name, v in (("start_timeout", start_timeout), ("move_timeout", move_timeout)):
-        check_number(name, v, 0, MAX_TIMEOUT, low_open=True)
+    match_runner.check_timeouts(start_timeout, move_timeout)
     for player in (first, second):
         if player.limits.byoyomi is not None and player.limits.byoyomi >= 1000 * move_timeout:
             raise ValueError(f"{player.name}: byoyomi {player.limits.byoyomi} ms leaves no time within the "

@@ -45,6 +45,7 @@ from gamelib.runtime.paths import check_output_folder
 
 __all__ = ["MatchResult", "run_match", "read_rows", "append_row", "rewrite_rows", "record_of",
            "add_match_arguments", "main", "record_formats", "print_game_ends", "MAX_TIMEOUT",
+           "check_timeouts",
            "ENGINE_GRACE"]
 
 #: The longest timeout accepted (seconds): a day per move or handshake.
@@ -145,6 +146,13 @@ def record_of(rows: Sequence[Mapping], player: str, sides: Sequence[str]) -> Rec
         else:
             l += 1
     return Record(w, d, l)
+
+
+def check_timeouts(start_timeout, move_timeout) -> None:
+    """A match's ``start_timeout`` and ``move_timeout``: seconds in (0, :data:`MAX_TIMEOUT`]
+    (``ValueError`` naming the one that is not)."""
+    for name, v in (("start_timeout", start_timeout), ("move_timeout", move_timeout)):
+        check_number(name, v, 0, MAX_TIMEOUT, low_open=True)
 
 
 def run_match(first, second, games: int, out, *, identity: Mapping, make_task: Callable[[int], Any],

@@ -93,11 +93,11 @@ from gamelib.play.engine_process import EngineError, split_command
 from gamelib.play.games import RandomPlayer, SearchPlayer, random_opening
 from gamelib.play.gtp_client import COLOURS, GRHINO, GtpEngine, grhino_path
 from gamelib.play import match_runner
-from gamelib.play.match_runner import MAX_TIMEOUT, MatchResult, read_rows
+from gamelib.play.match_runner import MatchResult, read_rows
 from gamelib.play.othello_players import OrientedPlayer, greedy_player, positional_player, run_table_theta
 from gamelib.runtime import cli
 from gamelib.runtime.atomic import atomic_write_text
-from gamelib.runtime.checks import check_int, check_number, check_seed
+from gamelib.runtime.checks import check_int, check_seed
 from gamelib.runtime.seeds import derive_rng, derive_seed
 
 __all__ = ["OthelloPlayerSpec", "grhino_options", "OthelloGameResult", "play_game", "opening_moves", "run_match",
@@ -479,8 +479,7 @@ def run_match(first: OthelloPlayerSpec, second: OthelloPlayerSpec, games: int, o
     openings = check_int("openings", openings, 0, 59)
     workers = check_int("workers", workers, 1, 1024)
     seed = check_seed(seed)
-    for name, v in (("start_timeout", start_timeout), ("move_timeout", move_timeout)):
-        check_number(name, v, 0, MAX_TIMEOUT, low_open=True)
+    match_runner.check_timeouts(start_timeout, move_timeout)
     identity = {"game": "othello", "first": first.identity(), "second": second.identity(), "seed": int(seed),
                 "openings": int(openings)}
 

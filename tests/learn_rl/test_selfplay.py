@@ -6,7 +6,6 @@ import pytest
 
 from gamelib.play.games import softmax_policy
 from gamelib.evaluation import shogi as ev
-from gamelib.learn import policy_gradient as pg
 from gamelib.learn import selfplay as sp
 from gamelib.minishogi import core
 from gamelib.search import root_leaves

@@ -17,7 +17,6 @@ import pytest
 
 from gamelib.games import othello as R
 from gamelib.games import registry
-from gamelib.games.othello_features import CLASSIC_WEIGHTS
 from gamelib.othello import Board
 from gamelib.othello.mlp import MLP
 from gamelib.othello.symmetry import FLIP_A1H8, FLIP_A8H1, IDENTITY, ROTATE_180, transform_squares
