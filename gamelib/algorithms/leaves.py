@@ -97,6 +97,16 @@ def kernels(game: Game) -> SimpleNamespace:
     return specialize(game, sys.modules[__name__])
 
 
+@generic(inline="always")
+def _check_root_search(s, depth, qdepth):
+    """``ValueError`` unless a root search of ``depth`` full-width and ``qdepth`` quiescence
+    plies fits the search's plies and the state's history."""
+    if depth < 1 or qdepth < 0 or depth + qdepth >= MAX_PLY:
+        raise ValueError("a root search needs depth >= 1, qdepth >= 0 and depth + qdepth < MAX_PLY")
+    if room(s) < depth + qdepth + 1:
+        raise ValueError("a root search: the state's history is too short for the search")
+
+
 @generic
 def root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out, eval_cache=EVAL_CACHE_OFF):
     """:func:`root_leaves_into` without the features: fills ``moves[:n]``, ``scores[:n]``,
@@ -108,10 +118,7 @@ def root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out, eval_cac
     # cache of a recursive function compiled for two signatures crashes when loaded
     s = np.ascontiguousarray(s)
     theta = np.ascontiguousarray(theta)
-    if depth < 1 or qdepth < 0 or depth + qdepth >= MAX_PLY:
-        raise ValueError("root_leaves_into: need depth >= 1, qdepth >= 0 and depth + qdepth < MAX_PLY")
-    if room(s) < depth + qdepth + 1:
-        raise ValueError("root_leaves_into: the state's history is too short for the search")
+    _check_root_search(s, depth, qdepth)
     gen = ctl[C_EVAL_GEN]
     # killers and history order the moves of full-width nodes below ply 1: none at depth 1
     setup(s, ctl, tt, _NO_BUDGET, qdepth, kind, False, depth > 1, depth > 1, 0, max_plies)
@@ -151,10 +158,7 @@ def root_best_into(s, theta, kind, depth, qdepth, max_plies, ws, out, tol):
     moves, scores = out[0], out[1]
     s = np.ascontiguousarray(s)
     theta = np.ascontiguousarray(theta)
-    if depth < 1 or qdepth < 0 or depth + qdepth >= MAX_PLY:
-        raise ValueError("root_best_into: need depth >= 1, qdepth >= 0 and depth + qdepth < MAX_PLY")
-    if room(s) < depth + qdepth + 1:
-        raise ValueError("root_best_into: the state's history is too short for the search")
+    _check_root_search(s, depth, qdepth)
     setup(s, ctl, tt, _NO_BUDGET, qdepth, kind, False, depth > 1, depth > 1, 0, max_plies)
     n = gen_moves(s, mv, 0)
     for k in range(n):
