@@ -37,11 +37,13 @@ their jobs; the workers ignore SIGINT, so that Ctrl-C reaches only the process t
 
 from __future__ import annotations
 
+import concurrent.futures.process as _futures_process
 import contextlib
 import multiprocessing
 import os
 import pickle
 import signal
+import threading
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterable
@@ -101,8 +103,16 @@ def _ignore_sigint() -> None:
 
 def terminate_pool(pool: ProcessPoolExecutor, grace: float = TERMINATE_GRACE) -> None:
     """Stop ``pool`` without waiting for its running jobs: SIGTERM, then SIGKILL after
-    ``grace`` seconds."""
+    ``grace`` seconds; then wait (up to ``grace`` seconds) for the pool's manager thread to end.
+
+    The last step closes a race of Python 3.11's ``concurrent.futures`` at interpreter exit: its
+    exit hook wakes every pool's manager thread without the pool's lock, and a manager thread
+    that is closing its wake-up pipe at that moment makes the hook write to a closed descriptor
+    (``OSError: [Errno 9] Bad file descriptor`` printed after the run has stopped cleanly). Once
+    the thread has ended its pipe is marked closed, and the pool is taken out of the hook's list
+    (``concurrent.futures.process._threads_wakeups``, a private table: absent, nothing is done)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     for process in processes:
         with contextlib.suppress(OSError, ValueError):
             process.terminate()
@@ -113,6 +123,11 @@ def terminate_pool(pool: ProcessPoolExecutor, grace: float = TERMINATE_GRACE) ->
             if process.is_alive():
                 process.kill()
                 process.join()
+    if manager is not None and manager is not threading.current_thread():
+        manager.join(grace)
+        # and the exit hook no longer wakes it (the interpreter still joins the thread if it
+        # has not ended: it is not a daemon)
+        getattr(_futures_process, "_threads_wakeups", {}).pop(manager, None)
 
 
 def _plan(workers, scheduler) -> tuple[str, Any]:
