@@ -1,8 +1,10 @@
 """What the tests of the experiments on WTHOR records share: the skip when the records are
-absent, the command line of a tiny run, its files, and waiting for a checkpoint."""
+absent, the command line of a tiny run, its files, waiting for a checkpoint, a run killed there
+and finished by a rerun."""
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -42,6 +44,27 @@ def experiment_argv(name: str, quick, out, sizes, workers: int = 1, seed: int = 
 def read_files(out, names) -> dict:
     """``{name: bytes}`` of the files ``names`` in the folder ``out``."""
     return {name: (Path(out) / name).read_bytes() for name in names}
+
+
+def listing(folder: Path) -> dict:
+    """``{relative path: bytes}`` of every file under ``folder``."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(Path(folder).rglob("*"))
+            if p.is_file()}
+
+
+def kill_at(argv, out, checkpoint: str, cwd) -> None:
+    """Run ``argv`` (writing into ``out``) until it has saved ``out/checkpoint``, and SIGKILL it
+    there."""
+    proc = start_paused_at(argv, out, checkpoint, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, cwd=cwd)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(60)
+
+
+def finish(argv, cwd) -> None:
+    """Rerun ``argv`` to the end (it must succeed: its stderr is the failure's message)."""
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=cwd)
+    assert done.returncode == 0, done.stderr
 
 
 def paused_at(checkpoint: str) -> dict:

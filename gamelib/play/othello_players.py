@@ -167,10 +167,8 @@ def run_table(folder) -> tuple:
 def run_table_theta(folder: str, fallback: bool) -> np.ndarray:
     """The value table of the othello_value run ``folder``
     (:func:`run_table`), with its network as the fallback if
-    ``fallback``, packed by :func:`gamelib.games.othello.pack_table`: built once per process."""
-    if not Path(folder).is_dir():
-        raise ValueError(f"{folder} is not a folder: a table player needs a finished othello_value "
-                         "run folder")
+    ``fallback``, packed by :func:`gamelib.games.othello.pack_table`: built once per process
+    (``ValueError`` for a folder that is not a finished run, :func:`run_parameters`)."""
     table, mlp = run_table(folder)
     return rules.pack_table(table, mlp if fallback else None)
 

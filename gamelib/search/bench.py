@@ -23,6 +23,7 @@ import time
 import numpy as np
 from numba import njit
 
+from gamelib.exactmath import softmax_into
 from gamelib.runtime import cli
 from gamelib.evaluation import shogi as ev
 from gamelib.evaluation.reference import REFERENCE_QDEPTH, reference_theta
@@ -61,18 +62,11 @@ def benchmark_positions(n: int = 16, seed: int = 0) -> list[np.ndarray]:
 
 
 @njit(cache=True)
-def _softmax_pick(scores, n, temperature):
-    top = scores[0]
-    for k in range(1, n):
-        if scores[k] > top:
-            top = scores[k]
-    z = 0.0
-    for k in range(n):
-        z += np.exp((scores[k] - top) / temperature)
-    u = np.random.random() * z
+def _pick(probs, n, u):
+    """The index drawn by the uniform number ``u`` from the probabilities ``probs[:n]``."""
     acc = 0.0
     for k in range(n):
-        acc += np.exp((scores[k] - top) / temperature)
+        acc += probs[k]
         if u < acc:
             return k
     return n - 1
@@ -89,13 +83,15 @@ def self_play_games(theta, n_games, seed, temperature, max_plies, start, ws, out
     leaves = 0
     s = start.copy()
     buf = np.empty(mc.MAX_MOVES, dtype=np.int32)
+    probs = np.empty(mc.MAX_MOVES)
     for g in range(n_games):
         np.random.seed((seed + g) & 0xFFFFFFFF)
         s[:] = start
         while mc.game_result(s, buf, 0, max_plies) == mc.RESULT_NONE:
             n = root_leaves_into(s, theta, ev.EVAL_LINEAR, 1, 4, max_plies, ws, out)
             leaves += n
-            k = _softmax_pick(out[1], n, temperature)
+            softmax_into(out[1], n, temperature, probs)
+            k = _pick(probs, n, np.random.random())
             mc.make_move(s, np.int64(out[0][k]))
             plies += 1
     return plies, leaves

@@ -3,7 +3,6 @@ its files, resumption after SIGTERM and SIGKILL with identical files, workers, b
 missing WTHOR folder refused before anything is written."""
 
 import json
-import os
 import signal
 import subprocess
 from pathlib import Path
@@ -19,7 +18,7 @@ from gamelib.games import othello_features as F
 from gamelib.learn import bonanza_othello as bo
 from gamelib.othello import wthor
 
-from wthor_runs import experiment_argv, needs_wthor, read_files, start_paused_at
+from wthor_runs import experiment_argv, finish, kill_at, listing, needs_wthor, read_files, start_paused_at
 
 ROOT = Path(__file__).resolve().parents[2]
 #: One year (160 games), two epochs, four games a pairing: seconds.
@@ -114,12 +113,8 @@ def test_a_run_stopped_by_sigterm_and_killed_resumes_to_the_same_files(cli_run, 
     assert proc.wait(120) == 128 + signal.SIGTERM
     assert "rerun the same command" in proc.stderr.read()
     assert not (out / "history.csv").exists()
-    proc = start_paused_at(_argv(out), out, "train/minibatch_l1/checkpoint-000000001.npz",
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait(60)
-    done = subprocess.run(_argv(out), capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
+    kill_at(_argv(out), out, "train/minibatch_l1/checkpoint-000000001.npz", ROOT)
+    finish(_argv(out), ROOT)
     assert _files(out) == _files(reference)
 
 
@@ -140,20 +135,15 @@ def test_another_seed_in_the_same_folder_is_refused(cli_run):
         BO.run_experiment(out, TINY, seed=4, workers=1, write=False)
 
 
-def _listing(folder: Path) -> dict:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file()}
-
-
 def _refused(params, tmp_path, capsys) -> str:
     out = tmp_path / "run"
     (tmp_path / "keep.txt").write_text("x")
-    before = _listing(tmp_path)
+    before = listing(tmp_path)
     assert cli_main(["bonanza_othello", "--profile", "quick", "--out", str(out), "--workers",
                      "1", "--no-progress", *params]) == 2
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), lines
-    assert _listing(tmp_path) == before and not out.exists()
+    assert listing(tmp_path) == before and not out.exists()
     return lines[0]
 
 

@@ -3,8 +3,6 @@ files, the split by game, the losses going down, resumption after SIGKILL with i
 workers, and bad sizes refused before anything is written."""
 
 import json
-import os
-import signal
 import subprocess
 from pathlib import Path
 
@@ -18,7 +16,7 @@ from gamelib.experiments.othello_ladder import learned_spec
 from gamelib.games import othello_features as F
 from gamelib.learn import elmo_positions as EP
 
-from wthor_runs import experiment_argv, needs_wthor, read_files, start_paused_at, wthor_missing
+from wthor_runs import experiment_argv, finish, kill_at, listing, needs_wthor, read_files, wthor_missing
 
 ROOT = Path(__file__).resolve().parents[2]
 #: One year (160 games), 800 positions at 200 nodes, four games a pairing: seconds.
@@ -130,13 +128,9 @@ def test_the_report_reads_back_and_the_ladder_plays_its_files(cli_run):
 def test_a_killed_run_resumes_to_the_same_files(cli_run, tmp_path):
     reference, _ = cli_run
     out = tmp_path / "run"
-    proc = start_paused_at(_argv(out), out, "teacher/checkpoint-000000002.npz",
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait(60)
+    kill_at(_argv(out), out, "teacher/checkpoint-000000002.npz", ROOT)
     assert not (out / "curves.csv").exists()
-    done = subprocess.run(_argv(out), capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
+    finish(_argv(out), ROOT)
     assert _files(out) == _files(reference)
 
 
@@ -148,11 +142,6 @@ def test_two_workers_give_the_same_numbers(cli_run, tmp_path):
     for name in REPORT:
         if name != "matches.csv":
             assert (out / name).read_bytes() == (reference / name).read_bytes(), name
-
-
-def _listing(folder: Path) -> dict:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file()}
 
 
 @pytest.mark.parametrize("params, message", [
@@ -172,12 +161,12 @@ def _listing(folder: Path) -> dict:
 def test_a_bad_size_is_refused_before_anything_is_written(params, message, tmp_path, capsys):
     out = tmp_path / "run"
     (tmp_path / "keep.txt").write_text("x")
-    before = _listing(tmp_path)
+    before = listing(tmp_path)
     assert cli_main(["elmo_othello", "--profile", "quick", "--out", str(out), "--workers", "1",
                      "--no-progress", *params]) == 2
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
-    assert _listing(tmp_path) == before and not out.exists()
+    assert listing(tmp_path) == before and not out.exists()
 
 
 @needs_wthor

@@ -23,6 +23,7 @@ from gamelib.othello.symmetry import FLIP_A1H8, FLIP_A8H1, IDENTITY, ROTATE_180,
 from gamelib.othello.value_table import ValueTable, decompose_games
 from gamelib.play import othello_players as op
 from gamelib.play import othello_value_matches as ovm
+from gamelib.play.othello_match import protocol_state
 from gamelib.play.games import BestMovePlayer, RandomPlayer, play_game, play_random_plies
 from othello_reference import after, disc_end, legal_squares, negamax, positional
 
@@ -141,18 +142,11 @@ def test_the_first_move_and_the_position_are_read_from_the_state():
         assert R.first_move(t) == m
     board = Board()
     board.play("f5d6c3")
-    black, white, btm = R.position(op_state := _state_of(board))
+    black, white, btm = R.position(op_state := protocol_state(board))
     assert (black, white, btm) == (board.black, board.white, board.turn == "X")
     assert R.first_move(op_state) == F5
     # a state made in the middle of a game does not know its first move
     assert R.first_move(R.new_state(board.black, board.white, False, 3)) is None
-
-
-def _state_of(board: Board) -> np.ndarray:
-    s = GAME.start()
-    for text in board.move_stack:
-        GAME.make_move(s, R.parse_move(s, text))
-    return s
 
 
 def _f5_table(n_games: int, opening) -> ValueTable:
