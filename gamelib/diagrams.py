@@ -1,14 +1,14 @@
 """SVG diagrams for notebooks: a small SVG writer and :func:`row`, several diagrams side by side.
 
-The board diagrams themselves are drawn by :mod:`gamelib.minishogi.svg` and
-:mod:`gamelib.othello.svg`; ``Position`` and ``Board`` show them in Jupyter through
+The board diagrams themselves are drawn by :mod:`gamelib.games.minishogi.svg` and
+:mod:`gamelib.games.othello.svg`; ``Position`` and ``Board`` show them in Jupyter through
 ``_repr_svg_``. Everything here writes plain, well-formed SVG 1.1 text (no scripts, no external
 resources), with every piece of text escaped, so a diagram can be embedded in HTML, saved to a
 ``.svg`` file or parsed with :mod:`xml.etree.ElementTree`.
 
 Examples
 --------
->>> from gamelib.minishogi import Position
+>>> from gamelib.games.minishogi import Position
 >>> pos = Position(); pos.push_usi("2e3d")
 >>> strip = row([Position(), pos], captions=["start", "after 2e3d"])
 >>> strip.width > 0 and strip._repr_svg_().startswith("<svg")
@@ -29,7 +29,7 @@ SVG_NS = "http://www.w3.org/2000/svg"
 #: name them (Linux: Noto/Source Han/IPA/WenQuanYi; macOS: Hiragino; Windows: Yu Gothic,
 #: Meiryo, MS Gothic), then Latin ones. A browser with none of them draws empty boxes for the
 #: kanji: ``position_svg(..., letters=True)`` draws the SFEN letters instead, and
-#: :func:`gamelib.minishogi.svg.piece_legend` lists kanji, letters and names under a chapter's
+#: :func:`gamelib.games.minishogi.svg.piece_legend` lists kanji, letters and names under a chapter's
 #: first board.
 FONT = ("'Noto Sans CJK JP', 'Noto Sans JP', 'Source Han Sans JP', 'Hiragino Sans', "
         "'Hiragino Kaku Gothic ProN', 'Yu Gothic', 'Meiryo', 'MS Gothic', 'IPAGothic', "

@@ -6,7 +6,7 @@
 
 ``perf`` calls numba's machine code ``[JIT]`` unless a perf map (``/tmp/perf-<pid>.map``, one
 line ``address size name`` per function) says where each function lies. This script plays
-self-play games of one learner (:class:`gamelib.learn.selfplay.LearnerSettings`, the paper's
+self-play games of one learner (:func:`gamelib.learn.learners.settings`, the paper's
 settings; initial parameters unless ``--theta``), compiling the kernels afresh in a temporary
 ``NUMBA_CACHE_DIR`` (code loaded from numba's cache has no symbol table to read), writes the map
 from every compiled function's address, records ``--seconds`` of the steady state with ``perf
@@ -35,7 +35,7 @@ _SAMPLE = re.compile(r"^\s*([\d.]+)%\s+\[\.\]\s+(\S+)")
 
 
 def readable(symbol: str) -> str:
-    """``gamelib.evaluation.shogi.evaluate`` for numba's mangled
+    """``gamelib.games.minishogi.features.evaluate`` for numba's mangled
     ``_ZN7gamelib10evaluation5shogi8evaluateB4v113B40...E5Array...``; other names unchanged."""
     if not symbol.startswith("_ZN"):
         return symbol
@@ -106,25 +106,22 @@ def shares(report: str, top: int) -> list[tuple[float, str]]:
 def _workload(algorithm: str, theta_path: str | None):
     import numpy as np
 
-    from gamelib.evaluation import shogi as E
-    from gamelib.learn import selfplay as S
+    from gamelib.games.minishogi import features as E
+    from gamelib.learn import learners
+    from gamelib.learn.selfplay import SHOGI
 
-    settings = S.LearnerSettings(algorithm)
+    learner = learners.get(algorithm)
+    settings = learner.settings()
     theta = E.initial_theta(0) if theta_path is None else E.load_theta(theta_path)
-
-    def play(seeds):
-        if settings.policy_gradient:
-            return S.play_pg_games(theta, settings, seeds)
-        return S.play_td_games(theta, settings, seeds)[1]
-
-    return lambda k: play(np.arange(20, dtype=np.int64) + 20 * k)
+    return lambda k: learner.play_games(theta, settings, np.arange(20, dtype=np.int64) + 20 * k,
+                                        SHOGI)
 
 
 def main(argv: list[str] | None = None) -> int:
-    from gamelib.learn.selfplay import ALGORITHMS
+    from gamelib.learn import learners
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("algorithm", choices=list(ALGORITHMS))
+    parser.add_argument("algorithm", choices=list(learners.names()))
     parser.add_argument("--theta", default=None, help="parameter file (default: initial θ)")
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds recorded")
     parser.add_argument("--top", type=int, default=15, help="functions printed")

@@ -28,7 +28,7 @@ def _digest(*arrays) -> str:
 
 
 def bonanza_case() -> str:
-    from gamelib.evaluation import shogi as E
+    from gamelib.games.minishogi import features as E
     from gamelib.learn import bonanza_shogi as bs
     from gamelib.play.teacher_games import ExpertSettings, teacher_games
 

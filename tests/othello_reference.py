@@ -1,5 +1,5 @@
 """An independent Othello reference for the tests: leaf scores by their formulas and a plain
-negamax in Python over the bitboard move generator (:mod:`gamelib.othello.core`), with none of
+negamax in Python over the bitboard move generator (:mod:`gamelib.games.othello.core`), with none of
 the search's machinery (no pruning, ordering, table or protocol state).
 
 * :func:`positional` -- :math:`\\sum_i w_i (p_i - o_i) / \\sum_i |w_i|` for the side to move
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gamelib.games.othello_features import CLASSIC_WEIGHTS
-from gamelib.othello import core
+from gamelib.games.othello.features import CLASSIC_WEIGHTS
+from gamelib.games.othello import core
 
 U64 = np.uint64
 

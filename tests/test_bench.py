@@ -41,14 +41,14 @@ def test_selfplay_bench_names_the_parameter_file_it_cannot_load(tmp_path, capsys
 def test_selfplay_bench_plays_from_the_given_parameters(tmp_path, capsys):
     import numpy as np
 
-    from gamelib.evaluation import shogi as E
-    from gamelib.learn import selfplay as S
+    from gamelib.games.minishogi import features as E
+    from gamelib.learn import learners, td_selfplay as tds
 
     theta = E.table1_theta()          # other games than from the initial parameters
     E.save_theta(tmp_path / "td.npz", theta)
     seeds = np.arange(3, dtype=np.int64) + 12345
-    settings = S.LearnerSettings("td")
-    plies = {name: sum(r.plies for r in S.play_td_games(th, settings, seeds)[1]) / 3
+    settings = learners.settings("td")
+    plies = {name: sum(r.plies for r in tds.play_td_games(th, settings, seeds)[1]) / 3
              for name, th in (("given", theta), ("initial", E.initial_theta(0)))}
     assert plies["given"] != plies["initial"]
     main(["selfplay", "--algorithms", "td", "--games", "3", "--repeat", "1",

@@ -13,7 +13,7 @@ from gamelib import notebook as nb
 from gamelib.book import artefacts, claims, profiles, results, timings
 from gamelib.experiments.pgleaf.paper import PAPER_TABLES
 from gamelib.experiments.registry import discover
-from gamelib.othello.value_table import PAPER_TABLE2
+from gamelib.games.othello.value_table import PAPER_TABLE2
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"

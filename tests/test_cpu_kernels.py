@@ -67,7 +67,7 @@ def fingerprint() -> str:
     batch prediction, the float64 gradient and the search's single-board forward pass."""
     import pandas as pd
 
-    from gamelib.othello.mlp import PAPER_SIZES, MLP, encode_states, mlp_value, train
+    from gamelib.games.othello.mlp import PAPER_SIZES, MLP, encode_states, mlp_value, train
 
     rng = np.random.default_rng(2024)
     cells = rng.integers(0, 3, size=(600, 64))

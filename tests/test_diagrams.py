@@ -6,10 +6,10 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from gamelib.diagrams import Diagram, row, svg_document
-from gamelib.minishogi import Position
-from gamelib.minishogi.svg import position_svg
-from gamelib.othello import Board
-from gamelib.othello.svg import board_svg
+from gamelib.games.minishogi import Position
+from gamelib.games.minishogi.svg import position_svg
+from gamelib.games.othello import Board
+from gamelib.games.othello.svg import board_svg
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 
@@ -164,7 +164,7 @@ def test_row_bad_input():
 
 
 def test_game_strip_shows_the_positions_after_the_plies():
-    from gamelib.minishogi.position import game_strip
+    from gamelib.games.minishogi.position import game_strip
 
     moves = ["2e4c", "4a2c", "4e3d", "2a3b", "3d2c", "3b4c", "2c1b"]     # the mirror trap's mate
     root = parse(game_strip(moves, [0, 2, 7]).svg)

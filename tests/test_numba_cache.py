@@ -64,7 +64,7 @@ RACE = """
 import os, sys, time
 from pathlib import Path
 import numpy as np
-from gamelib.games.othello_features import board_features
+from gamelib.games.othello.features import board_features
 Path(sys.argv[1]).touch()
 while not Path(sys.argv[2]).exists():
     time.sleep(0.01)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from gamelib.othello import wthor
+from gamelib.games.othello import wthor
 
 
 def wthor_missing(year: int = 1980) -> str | None:
@@ -22,7 +22,7 @@ def wthor_missing(year: int = 1980) -> str | None:
     except FileNotFoundError as err:
         return str(err)
     if not (folder / f"WTH_{year}.wtb").is_file():
-        return f"no WTH_{year}.wtb in {folder}; run `python -m gamelib.othello.download`"
+        return f"no WTH_{year}.wtb in {folder}; run `python -m gamelib.games.othello.download`"
     return None
 
 

@@ -10,12 +10,12 @@ import importlib
 import sys
 
 BENCHMARKS = {
-    "minishogi": "gamelib.minishogi.bench",
+    "minishogi": "gamelib.games.minishogi.bench",
     "games": "gamelib.games.bench",
-    "othello": "gamelib.othello.bench",
+    "othello": "gamelib.games.othello.bench",
     "search": "gamelib.search.bench",
     "matches": "gamelib.play.bench",
-    "evaluation": "gamelib.evaluation.bench",
+    "evaluation": "gamelib.games.minishogi.features_bench",
     "othello_value": "gamelib.play.othello_value_bench",
     "bonanza": "gamelib.learn.bonanza_bench",
     "elmo": "gamelib.learn.elmo_bench",

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gamelib.evaluation import shogi as ev
+from gamelib.games.minishogi import features as ev
 from gamelib.learn import elmo_train as L
 from gamelib.learn import teacher as T
 from gamelib.learn.elmo import cross_entropy

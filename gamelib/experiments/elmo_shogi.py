@@ -12,7 +12,7 @@ stages into the run folder (default ``data/results/<profile>/elmo_shogi/seed-<S>
    the win-rate scale K is fitted to the training positions' deep scores and results
    (:func:`gamelib.learn.elmo_train.fit_scale`).
 3. **Learning**: from the initial evaluation (Table 1 piece values, the rest ~N(0, 1e-4²),
-   :func:`gamelib.evaluation.shogi.initial_theta`), mini-batch AdaGrad on elmo's loss for every
+   :func:`gamelib.games.minishogi.features.initial_theta`), mini-batch AdaGrad on elmo's loss for every
    λ of ``lambdas`` and on Apery's squared error, the same mini-batches for all, with the
    held-out cross-entropy of the results recorded ``evals_per_epoch`` times per epoch.
 4. **Matches** (``matches/``, resumable): every learned evaluation against the initial one and
@@ -40,7 +40,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from gamelib.evaluation import shogi as ev
+from gamelib.games.minishogi import features as ev
 from gamelib.experiments.config import ExperimentConfig, below_cap, distinct_numbers
 from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options

@@ -48,7 +48,8 @@ from gamelib.experiments.pgleaf.config import PROFILES as PGLEAF_PROFILES, RunSp
 from gamelib.experiments.pgleaf.training import theta_file
 from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, run_from_options
-from gamelib.learn.selfplay import ALGORITHMS, REWARDS
+from gamelib.learn import learners
+from gamelib.learn.selfplay import REWARDS
 from gamelib.runtime.atomic import read_json
 from gamelib.runtime.checks import check_integer, check_number
 from gamelib.play import engine_match as M
@@ -127,7 +128,7 @@ class LadderConfig(ExperimentConfig):
     Attributes
     ----------
     pgleaf_algorithms : tuple of str
-        Distinct learners of :data:`~gamelib.learn.selfplay.ALGORITHMS`.
+        Distinct learners of :func:`gamelib.learn.learners.names`.
     pgleaf_reward : str
         One of :data:`~gamelib.learn.selfplay.REWARDS`.
     bonanza, elmo : str
@@ -172,7 +173,7 @@ class LadderConfig(ExperimentConfig):
         self._set("opening_plies", check_integer("opening_plies", self.opening_plies, 0))
         check_number("prior_draws", self.prior_draws, 0)
         self._set("pgleaf_algorithms", choices("pgleaf_algorithms", self.pgleaf_algorithms,
-                                               ALGORITHMS))
+                                               learners.names()))
         if self.pgleaf_reward not in REWARDS:
             raise ValueError(f"pgleaf_reward must be one of {list(REWARDS)}, got "
                              f"{self.pgleaf_reward!r}")

@@ -13,7 +13,7 @@ plays, with :mod:`gamelib.play.othello_match` (every move checked by our rules, 
   learned evaluation of the book plays with), ``positional`` (αβ to 2 plies over the classic
   square weights), ``greedy`` (the most discs after the move), ``random``, and the evaluations of
   ``learned`` (``{name: parameter file or folder}``: a linear evaluation saved by
-  :func:`gamelib.games.othello.save_theta`, searched as ``classic``; the value network of the
+  :func:`gamelib.games.othello.game.save_theta`, searched as ``classic``; the value network of the
   Othello value chapter, ``gamelib:mlp``, searched the same way; or, for a finished run folder
   of that chapter, its value table with its network where the table has no entry,
   ``gamelib:table``, the table rebuilt from the WTHOR records at run time;
@@ -58,7 +58,7 @@ from gamelib.experiments.ladder import (LadderReport, ladder_frames, play_pairin
                                         write_report)
 from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, run_from_options
-from gamelib.games import othello as othello_rules
+from gamelib.games.othello import game as othello_rules
 from gamelib.play import othello_match as O
 from gamelib.play.engine_process import EngineError
 from gamelib.play.gtp_client import GRHINO, GtpEngine, grhino_path
@@ -141,7 +141,7 @@ def learned_spec(path) -> str:
     """The player of a learned evaluation's file or folder, by what it holds:
     ``gamelib:table=FOLDER`` for a folder (a finished othello_value run: its value table with its
     network as the fallback), ``gamelib:linear=FILE`` for Othello's linear evaluation
-    (:func:`gamelib.games.othello.load_theta`), else ``gamelib:mlp=FILE`` (the value network; a
+    (:func:`gamelib.games.othello.game.load_theta`), else ``gamelib:mlp=FILE`` (the value network; a
     file or folder that is none of them is refused, naming it, when the player is made)."""
     if Path(path).is_dir():
         return f"{O.GAMELIB_PREFIX}table={path}"

@@ -3,9 +3,9 @@
 and split by game -- the same games held out by both experiments for the same seed and years.
 
 :func:`check_records` is a run's first act: it finds the folder
-(:func:`gamelib.othello.wthor.find_wthor_dir`), the file of every year and the number of games
+(:func:`gamelib.games.othello.wthor.find_wthor_dir`), the file of every year and the number of games
 (from the files' headers), and refuses a missing folder or year (naming
-``python -m gamelib.othello.download``) and a ``test_fraction`` that leaves no test or no
+``python -m gamelib.games.othello.download``) and a ``test_fraction`` that leaves no test or no
 training game. :func:`read_split` reads the games (:func:`gamelib.learn.wthor_positions.wthor_records`:
 every game replayed and checked), makes them positions
 (:func:`gamelib.learn.wthor_positions.expert_positions`: forced moves and passes left out) and
@@ -22,12 +22,12 @@ from pathlib import Path
 
 from gamelib.learn.bonanza_positions import ExpertSplit, split_by_game
 from gamelib.learn.wthor_positions import expert_positions, wthor_records
-from gamelib.othello import wthor
+from gamelib.games.othello import wthor
 
 __all__ = ["DOWNLOAD", "WthorFiles", "check_records", "WthorSplit", "read_split"]
 
 #: The command that fetches the WTHOR records.
-DOWNLOAD = "python -m gamelib.othello.download"
+DOWNLOAD = "python -m gamelib.games.othello.download"
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class WthorFiles:
 
 def check_records(first_year: int, last_year: int, test_fraction: float, path=None) -> WthorFiles:
     """The WTHOR files of the years ``first_year..last_year`` (in ``path`` or the folder
-    :func:`~gamelib.othello.wthor.find_wthor_dir` finds), checked before a run writes anything.
+    :func:`~gamelib.games.othello.wthor.find_wthor_dir` finds), checked before a run writes anything.
 
     Raises
     ------

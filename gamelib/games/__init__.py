@@ -3,9 +3,10 @@
 * :mod:`gamelib.games.protocol` -- the kernels and constants a game defines (state array with
   its history, move generation into buffers, make/unmake, outcome, hash, quiescence moves, the
   linear evaluation's features), and :class:`~gamelib.games.protocol.Game`;
-* :mod:`gamelib.games.registry` -- one line per game: ``register("othello", othello)``;
-* :mod:`gamelib.games.minishogi`, :mod:`gamelib.games.othello` -- the two games, their existing
-  kernels exposed through the protocol;
+* :mod:`gamelib.games.minishogi`, :mod:`gamelib.games.othello` -- the games, one package each:
+  the rules kernels, notation and records, the linear evaluation's features (``features``) and
+  the module that puts the game behind the protocol (``game``);
+* :mod:`gamelib.games.registry` -- one line per game: ``register("othello", othello.game)``;
 * :mod:`gamelib.games.specialize` -- how a generic algorithm is compiled for one game (and
   cached on disk);
 * :mod:`gamelib.games.perft`, :mod:`gamelib.games.playout` -- the first algorithms written once:

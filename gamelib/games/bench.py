@@ -2,8 +2,8 @@
 
 ``python -m gamelib.games.bench [--games minishogi othello] [--repeat 5]``
 
-For each game, the game's own perft (:func:`gamelib.minishogi.core.perft`,
-:func:`gamelib.othello.core.perft`, what ``python -m gamelib.bench minishogi|othello`` times) and
+For each game, the game's own perft (:func:`gamelib.games.minishogi.core.perft`,
+:func:`gamelib.games.othello.core.perft`, what ``python -m gamelib.bench minishogi|othello`` times) and
 :func:`gamelib.games.perft.perft` count the leaves from the start position at the same depth,
 after compilation, alternately, ``--repeat`` times each; the best leaves/s of each (wall clock
 and process CPU time) and their ratio generic / own are printed. Both must count the same
@@ -16,8 +16,8 @@ import time
 
 import numpy as np
 
-from gamelib.minishogi import core as _shogi
-from gamelib.othello import core as _othello
+from gamelib.games.minishogi import core as _shogi
+from gamelib.games.othello import core as _othello
 from gamelib.runtime import cli
 from . import registry
 from .perft import perft

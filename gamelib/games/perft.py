@@ -9,7 +9,7 @@ with :math:`M(s)` the moves of ``gen_moves`` (a forced pass included) and ``PERF
 game's convention for a position without moves (a finished Othello game is a leaf; in shogi
 only move sequences count). The last ply is counted with ``count_moves`` without being played
 (bulk counting). The plies above the last two are walked with an explicit stack, as
-:func:`gamelib.minishogi.core.perft` does, with one buffer of ``MAX_MOVES`` moves per ply; the
+:func:`gamelib.games.minishogi.core.perft` does, with one buffer of ``MAX_MOVES`` moves per ply; the
 last two in a loop of their own, whose counters stay in registers.
 """
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from types import ModuleType, SimpleNamespace
 
-from . import minishogi, othello
+from .minishogi import game as minishogi
+from .othello import game as othello
 from .protocol import Game, ProtocolError, game_from_module
 
 __all__ = ["register", "get", "names"]

@@ -12,7 +12,7 @@ Submodules
     k steps.
 :mod:`gamelib.learn.bonanza_shogi`
     The Bonanza method on 5×5 shogi: the positions of game records
-    (:mod:`gamelib.minishogi.records`), its units, piece-value constraints and L1 mask over the
+    (:mod:`gamelib.games.minishogi.records`), its units, piece-value constraints and L1 mask over the
     shared learner.
 :mod:`gamelib.learn.bonanza_othello`, :mod:`gamelib.learn.wthor_positions`
     The Bonanza method on Othello: the loss's slope in its evaluation's units and the
@@ -35,8 +35,12 @@ Submodules
 :mod:`gamelib.learn.td`
     TD(λ) and TDLeaf(λ) (Baxter et al.): squashed values, temporal differences, the update.
 :mod:`gamelib.learn.selfplay`
-    Self-play games of 5×5 shogi with one shared evaluation for the four learners, and the
-    paper's MDP and non-MDP (enclosure bonus) rewards.
+    Self-play games of any registered game with one shared evaluation for the four learners,
+    the settings every learner has, and the paper's MDP and non-MDP (enclosure bonus) rewards.
+:mod:`gamelib.learn.learners`
+    The self-play learners, one registry line each (PGLeaf, REINFORCE, TDLeaf(λ), TD(λ)), and
+    their typed settings; their families :mod:`gamelib.learn.pg_selfplay` (θ fixed over M
+    games, then eqs. 1-4) and :mod:`gamelib.learn.td_selfplay` (θ updated after every game).
 :mod:`gamelib.learn.selfplay_bench`
     Benchmark of the four learners' self-play (games/s, moves/s).
 

@@ -26,7 +26,7 @@ from gamelib.runtime import cli
 
 
 def main(argv: list[str] | None = None) -> int:
-    from gamelib.evaluation import shogi as E
+    from gamelib.games.minishogi import features as E
     from gamelib.learn import bonanza as bz
     from gamelib.learn import bonanza_shogi as bs
     from gamelib.play.teacher_games import ExpertSettings, teacher_games

@@ -3,8 +3,8 @@
 The learner is the game-neutral one (:mod:`gamelib.learn.bonanza_positions`,
 :mod:`gamelib.learn.bonanza_search`, :mod:`gamelib.learn.bonanza_steps`) on the positions of
 professional games (:mod:`gamelib.learn.wthor_positions`) with Othello's linear evaluation
-(:mod:`gamelib.games.othello_features`: pattern tables and per-stage counts), started from the
-classic square weights (:func:`gamelib.games.othello.initial_theta`). Two things are Othello's
+(:mod:`gamelib.games.othello.features`: pattern tables and per-stage counts), started from the
+classic square weights (:func:`gamelib.games.othello.game.initial_theta`). Two things are Othello's
 own: the unit of the loss T (eq. 2) and the constraint that fixes the evaluation's scale
 (eqs. 8–10). Equation numbers are those of :mod:`gamelib.learn.bonanza`.
 
@@ -48,7 +48,7 @@ orthogonal to every ``1_f`` and measures the scale. The constraint
 (:class:`~gamelib.learn.bonanza.LinearConstraint`, eq. 8 with coefficients) is
 
     ``g(v) = Σ_{i∈Π} c_i v_i − C = 0``,   Π = the 38,652 entries with ``c_i ≠ 0``,
-    ``C = c · v⁰`` (= ``c · c`` from :func:`gamelib.games.othello.initial_theta`: its noise
+    ``C = c · v⁰`` (= ``c · c`` from :func:`gamelib.games.othello.game.initial_theta`: its noise
     lies where ``c = 0``),
 
 i.e. the component of v along the classic evaluation stays that of the start (one classic
@@ -83,7 +83,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gamelib.games import othello_features as F
+from gamelib.games.othello import features as F
 from gamelib.learn import bonanza as bz
 
 __all__ = ["EVAL_PER_BONANZA_UNIT", "SLOPE", "WINDOW", "DISC", "CONSTRAINTS",
@@ -104,7 +104,7 @@ CONSTRAINTS = ("classic", "none")
 def classic_direction() -> tuple[np.ndarray, np.ndarray]:
     """``(indices, coefficients)``: Π and ``c_i`` of the scale constraint, the non-zero entries of
     the classic square weights as pattern weights
-    (:func:`gamelib.games.othello_features.initial_theta`)."""
+    (:func:`gamelib.games.othello.features.initial_theta`)."""
     c = F.initial_theta()
     idx = np.flatnonzero(c)
     return idx, c[idx]

@@ -13,7 +13,7 @@ units, its piece-value constraints and its L1 mask.
 Units
 -----
 Bonanza's loss is ``T(x) = sigmoid(0.0273 x)`` with x in Bonanza's units (a pawn ≈ 100). The
-evaluation here (:mod:`gamelib.evaluation.shogi`) is in the PGLeaf paper's units, a pawn =
+evaluation here (:mod:`gamelib.games.minishogi.features`) is in the PGLeaf paper's units, a pawn =
 0.02, so one evaluation unit is 100 / 0.02 = 5,000 Bonanza units and
 
     T(x) = sigmoid(a x_B) = sigmoid(a · 5000 · x),   a = 7/256 ≈ 0.0273,
@@ -24,7 +24,7 @@ Bonanza's window ±256 is ±0.0512). Win-in-n scores of the search (±(1000 − 
 
 Data
 ----
-* The records (:class:`~gamelib.minishogi.records.RecordedGame`, format ``gamelib-records 1``):
+* The records (:class:`~gamelib.games.minishogi.records.RecordedGame`, format ``gamelib-records 1``):
   the book's are made by the expert of :mod:`gamelib.play.teacher_games`, the reference
   opponent in self-play at a deep node budget after a few uniformly random opening plies; a
   record starts *after* those plies, so every recorded move is the teacher's. Users may bring
@@ -72,16 +72,16 @@ from typing import Callable, ClassVar, Sequence
 
 import numpy as np
 
-from gamelib.evaluation import shogi as E
+from gamelib.games.minishogi import features as E
 from gamelib.games import registry
 from gamelib.learn import bonanza as bz
 from gamelib.learn import bonanza_search as _search
 from gamelib.learn import bonanza_steps as _steps
 from gamelib.learn.bonanza_positions import ExpertPositions
 from gamelib.learn.bonanza_search import LeafCache
-from gamelib.minishogi import rules as R
-from gamelib.minishogi.notation import format_sfen
-from gamelib.minishogi.records import RecordedGame, replay
+from gamelib.games.minishogi import rules as R
+from gamelib.games.minishogi.notation import format_sfen
+from gamelib.games.minishogi.records import RecordedGame, replay
 
 __all__ = [
     "EVAL_PER_BONANZA_UNIT", "SLOPE", "WINDOW", "RecordPositions", "SearchSettings", "LeafCache",
@@ -109,7 +109,7 @@ class RecordPositions(ExpertPositions):
     Parameters
     ----------
     games : sequence of RecordedGame
-        Each is replayed by :func:`gamelib.minishogi.records.replay` (its moves legal, no move
+        Each is replayed by :func:`gamelib.games.minishogi.records.replay` (its moves legal, no move
         after the end).
     skip_forced : bool
         Leave out positions with a single legal move.

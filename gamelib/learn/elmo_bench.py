@@ -22,7 +22,7 @@ from gamelib.runtime import cli
 
 
 def main(argv: list[str] | None = None) -> int:
-    from gamelib.evaluation import shogi as E
+    from gamelib.games.minishogi import features as E
     from gamelib.learn import elmo_train as L
     from gamelib.learn import teacher as T
 

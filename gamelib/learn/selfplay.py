@@ -15,7 +15,7 @@ side's *enclosure bonus* ("囲いの駒のボーナス") is +0.1 for each of its
 Each side's bonus is added to that side's reward whether it won or lost. The bonus depends on
 the whole history of the game, not only on its last position: the reward is not Markov in the
 position, which is the point of the paper's non-MDP setting. The game's ``bonus_counts``
-(:func:`gamelib.games.minishogi.bonus_counts`) counts the pieces from the state, whose history
+(:func:`gamelib.games.minishogi.game.bonus_counts`) counts the pieces from the state, whose history
 holds the game's moves; :func:`enclosure_bonus` gives the bonus. A game without such a bonus
 (Othello) has the MDP rewards only.
 
@@ -29,15 +29,19 @@ its move from the softmax policy (eq. 6) with the algorithm's temperature:
 algorithm     evl(s, a) and φ(s, a)     learning
 ============  ========================  =======================================================
 PGLeaf        PV leaf of 1 ply full     REINFORCE (eqs. 1-4, 7) on the leaves' features, once
-              width + 4 plies of        every M games (:mod:`gamelib.learn.policy_gradient`)
+              width + 4 plies of        every M games (:mod:`gamelib.learn.pg_selfplay`)
               quiescence
 REINFORCE     the position right after  the same, on the features of the positions after the
               a (no search)             moves
 TDLeaf(λ)     PV leaf, as PGLeaf        TD(λ) over the agent's chosen leaves, after every game
-                                        (:mod:`gamelib.learn.td`)
+                                        (:mod:`gamelib.learn.td_selfplay`)
 TD(λ)         the position right after  TD(λ) over the positions after the agent's moves
               a (no search)
 ============  ========================  =======================================================
+
+The learners are registered in :mod:`gamelib.learn.learners` (one line each); their settings
+are :class:`SelfPlaySettings` and what their family adds. This module holds what both families
+share: the game kernel, the rewards, the settings' constraints (:func:`constrain`).
 
 Every learner searches every move with :func:`~gamelib.search.root_scores_into` and takes the
 leaves' features with :func:`~gamelib.search.leaf_features_unsorted_into` (the numbers of
@@ -62,9 +66,10 @@ Any game
 The game kernels are written once over the game protocol (:mod:`gamelib.games.protocol`:
 functions marked :func:`~gamelib.games.specialize.generic`, compiled for each game by
 :func:`kernels`) on the principal leaves of :mod:`gamelib.algorithms.leaves`; the front ends
-(:func:`play_pg_games`, :func:`pg_update`, :func:`play_td_games`, :func:`policy_sharpness`)
-take the game (5×5 shogi by default; Othello: ``registry.get("othello")``, whose evaluation
-has no tempo feature and no side halves, so ``learn_tempo=False`` and ``tie_sides`` are
+(:func:`gamelib.learn.pg_selfplay.play_pg_games`, :func:`~gamelib.learn.pg_selfplay.pg_update`,
+:func:`gamelib.learn.td_selfplay.play_td_games`, :func:`policy_sharpness`) take the game (5×5
+shogi by default; Othello: ``registry.get("othello")``, whose evaluation has no tempo feature
+and no side halves, so ``learn_tempo=False`` and ``tie_sides`` are
 refused there, as the non-MDP reward is). Results are coded :data:`RESULT_FIRST_WINS`,
 :data:`RESULT_SECOND_WINS` and :data:`RESULT_DRAW` (5×5 shogi's ``core.RESULT_*``).
 """
@@ -74,7 +79,8 @@ from __future__ import annotations
 import functools
 import math
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
+from typing import ClassVar
 
 import numpy as np
 from numba import njit
@@ -86,34 +92,34 @@ from gamelib.algorithms.leaves import (EVAL_CACHE_KEEP, EVAL_CACHE_NEW, child_le
                                        child_scores_into, leaf_features_unsorted_into,
                                        root_scores_into)
 from gamelib.games import registry
-from gamelib.games.protocol import (DRAW, EVAL_LINEAR, N_WEIGHTS, ONGOING, WIN, Game,
-                                    bonus_counts, game_ply, make_move, outcome, plies_made,
-                                    prepare_weights, prepared_weights, repetition,
-                                    side_to_move)
+from gamelib.games.protocol import (DRAW, EVAL_LINEAR, ONGOING, WIN, Game, bonus_counts,
+                                    game_ply, make_move, outcome, plies_made, prepared_weights,
+                                    repetition, side_to_move)
 from gamelib.games.specialize import generic, specialize
 from gamelib.exactmath import softmax_into
-from gamelib.learn.policy_gradient import (BASELINES, EpisodeScores, add_log_policy_gradient,
-                                           gradient_weight, sample_from, self_play_update)
-from gamelib.learn.td import DEFAULT_BETA, add_td_lambda
-from gamelib.minishogi import core
-from gamelib.minishogi import rules as R
-from gamelib.minishogi.notation import parse_sfen, usi_to_move
+from gamelib.learn.policy_gradient import add_log_policy_gradient, gradient_weight, sample_from
+from gamelib.games.minishogi import core
+from gamelib.games.minishogi import rules as R
+from gamelib.games.minishogi.notation import parse_sfen, usi_to_move
+from gamelib.runtime.checks import check_integer, check_number
 from gamelib.runtime.kernels import kernel
 
-__all__ = ["REWARDS", "ALGORITHMS", "ENCLOSURE_BONUS", "RESULT_FIRST_WINS", "RESULT_SECOND_WINS",
-           "RESULT_DRAW", "LearnerSettings", "SelfPlayGame", "enclosure_bonus", "enclosure_bonus_usi",
-           "game_rewards", "mirror_replies", "play_pg_games", "pg_update", "play_td_games",
-           "policy_sharpness", "start_state", "kernels", "check_game"]
+__all__ = ["REWARDS", "ENCLOSURE_BONUS", "RESULT_FIRST_WINS", "RESULT_SECOND_WINS",
+           "RESULT_DRAW", "SelfPlaySettings", "SelfPlayGame", "enclosure_bonus", "enclosure_bonus_usi",
+           "game_rewards", "mirror_replies", "policy_sharpness", "start_state", "kernels",
+           "check_game", "check_theta", "check_seeds", "buffers", "constrain", "take_nonzeros",
+           "selfplay_game", "SHOGI"]
 
 #: The reward settings.
 REWARDS = ("mdp", "non_mdp")
 #: The bonus per enclosing gold or silver (the paper: 0.1).
 ENCLOSURE_BONUS = 0.1
 #: A game's result: the first player (sente, Othello's black) won, the second won, a draw (the
-#: codes of :mod:`gamelib.minishogi.core`'s ``RESULT_*``).
+#: codes of :mod:`gamelib.games.minishogi.core`'s ``RESULT_*``).
 RESULT_FIRST_WINS, RESULT_SECOND_WINS, RESULT_DRAW = 1, 2, 3
 
-_SHOGI = registry.get("minishogi")
+#: The learners' default game, 5×5 shogi.
+SHOGI = registry.get("minishogi")
 _N_HAND = len(R.HAND_TYPES)  # hand entries per side in the state (core.HAND)
 
 
@@ -161,9 +167,9 @@ def _state_from_usi(sfen: str, usi_moves) -> np.ndarray:
 
 def enclosure_bonus(s, bonus: float = ENCLOSURE_BONUS) -> tuple[float, float]:
     """(sente's, gote's) enclosure bonus at the end of the 5×5 shogi game in state ``s``
-    (:func:`gamelib.games.minishogi.bonus_counts`)."""
+    (:func:`gamelib.games.minishogi.game.bonus_counts`)."""
     cnt = np.zeros(2, dtype=np.int64)
-    _SHOGI.bonus_counts(np.asarray(s, dtype=np.int64), cnt)
+    SHOGI.bonus_counts(np.asarray(s, dtype=np.int64), cnt)
     return bonus * float(cnt[0]), bonus * float(cnt[1])
 
 
@@ -182,7 +188,7 @@ def game_rewards(s, result: int, reward: str = "mdp",
     Parameters
     ----------
     s : int64 array
-        The :mod:`~gamelib.minishogi.core` state at the end of the game (with its history).
+        The :mod:`~gamelib.games.minishogi.core` state at the end of the game (with its history).
     result : int
         ``core.RESULT_SENTE_WINS``, ``RESULT_GOTE_WINS`` or ``RESULT_DRAW``.
     reward : {"mdp", "non_mdp"}
@@ -195,7 +201,7 @@ def game_rewards(s, result: int, reward: str = "mdp",
         raise ValueError(f"result must be a finished game's core.RESULT_* code (1, 2 or 3), got "
                          f"{result!r}")
     out = np.zeros(2)
-    kernels(_SHOGI).rewards_into(np.asarray(s, dtype=np.int64), int(result), reward == "non_mdp",
+    kernels(SHOGI).rewards_into(np.asarray(s, dtype=np.int64), int(result), reward == "non_mdp",
                                  float(bonus), out)
     return float(out[0]), float(out[1])
 
@@ -247,35 +253,25 @@ def mirror_replies(moves, max_plies: int = R.DEFAULT_MAX_PLIES) -> int:
 
 
 # ----------------------------------------------------------------------------- settings
-#: The four learners of the paper.
-ALGORITHMS = ("pgleaf", "reinforce", "tdleaf", "td")
-_PAPER_TEMPERATURE = {"pgleaf": 0.05, "reinforce": 0.05, "tdleaf": 0.03, "td": 0.03}
-
-
-def _number(value, name, low, high=math.inf, low_open=False):
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    if ok:
-        v = float(value)
-        ok = math.isfinite(v) and (v > low if low_open else v >= low) and v <= high
-    if not ok:
-        rng = f"{'(' if low_open else '['}{low}, {high}]"
-        raise ValueError(f"{name} must be a number in {rng}, got {value!r}")
-    return float(value)
-
-
-def _integer(value, name, low):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
+def _finite(name, value, low, high=None, low_open=False):
+    v = check_number(name, value, low, high, low_open=low_open)
+    if not math.isfinite(v):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return v
 
 
 @dataclass(frozen=True)
-class LearnerSettings:
-    """One learner's settings; the defaults are the paper's (section 5.1).
+class SelfPlaySettings:
+    """What every self-play learner's settings hold; a family's ``Settings`` adds its own
+    (:mod:`gamelib.learn.pg_selfplay`: ``M``, ``baseline``; :mod:`gamelib.learn.td_selfplay`:
+    ``lam``, ``beta``) and lists its learners in ``PAPER`` (does the learner search, the paper's
+    temperature). :func:`gamelib.learn.learners.settings` makes them; the defaults are the
+    paper's (section 5.1).
 
     Attributes
     ----------
-    algorithm : {"pgleaf", "reinforce", "tdleaf", "td"}
+    algorithm : str
+        The learner (:func:`gamelib.learn.learners.names`).
     reward : {"mdp", "non_mdp"}
     alpha : float
         Learning rate (0.001).
@@ -283,43 +279,35 @@ class LearnerSettings:
         Discount rate (1).
     temperature : float or None
         Softmax temperature T; None: the paper's, 0.05 (PGLeaf, REINFORCE) or 0.03 (TDLeaf, TD).
-    M : int
-        Games per policy-gradient update (100); TD(λ) and TDLeaf(λ) update after every game.
-    lam : float
-        λ of TD(λ) and TDLeaf(λ) (0.7).
-    beta : float
-        Squashing slope of TD(λ) / TDLeaf(λ), ``tanh(β v)`` (:data:`~gamelib.learn.td.DEFAULT_BETA`,
-        1).
-    baseline : str
-        Baseline of eq. (2) (:data:`~gamelib.learn.policy_gradient.BASELINES`).
     qdepth : int or None
-        Quiescence plies after the move; None: 4 for PGLeaf and TDLeaf(λ), 0 for REINFORCE and
-        TD(λ) (no search). The full-width part is always the move itself (depth 1).
+        Quiescence plies after the move; None: 4 for the learners that search (PGLeaf and
+        TDLeaf(λ)), 0 for the others (REINFORCE and TD(λ): no search). The full-width part is
+        always the move itself (depth 1).
     max_plies : int
         Ply cap: a game that reaches it is a draw.
     bonus : float
         Enclosure bonus per gold/silver in the non-MDP setting (0.1).
     learn_tempo : bool
         Learn the weight of the side-to-move feature (``θ[ev.TEMPO_INDEX]``). False keeps it at
-        its initial value (0 from :func:`gamelib.evaluation.shogi.initial_theta`).
+        its initial value (0 from :func:`gamelib.games.minishogi.features.initial_theta`).
     tie_sides : bool
         Keep the side to move's and the other side's weights equal (θ must start so, as
-        :func:`~gamelib.evaluation.shogi.initial_theta` does): the antisymmetric evaluation
-        ``w·(ψ_stm − ψ_opp)``, whose weight w takes the sum of the two halves' updates.
-        ``tie_sides=True, learn_tempo=False`` is the evaluation of layout version 1 (no tempo,
-        one antisymmetric block), ``tie_sides=True`` alone that of version 2 (and a tempo): the
-        ablations of the "mirror-position trap" of the TD learners (chapter "PGLeaf").
+        :func:`~gamelib.games.minishogi.features.initial_theta` does): the antisymmetric
+        evaluation ``w·(ψ_stm − ψ_opp)``, whose weight w takes the sum of the two halves'
+        updates. ``tie_sides=True, learn_tempo=False`` is the evaluation of layout version 1 (no
+        tempo, one antisymmetric block), ``tie_sides=True`` alone that of version 2 (and a
+        tempo): the ablations of the "mirror-position trap" of the TD learners (chapter
+        "PGLeaf").
     """
+
+    #: The family's learners: ``{algorithm: (searches, the paper's temperature)}``.
+    PAPER: ClassVar[dict] = {}
 
     algorithm: str
     reward: str = "mdp"
     alpha: float = 0.001
     gamma: float = 1.0
     temperature: float | None = None
-    M: int = 100
-    lam: float = 0.7
-    beta: float = DEFAULT_BETA
-    baseline: str = "component"
     qdepth: int | None = None
     max_plies: int = R.DEFAULT_MAX_PLIES
     bonus: float = ENCLOSURE_BONUS
@@ -327,41 +315,45 @@ class LearnerSettings:
     tie_sides: bool = False
 
     def __post_init__(self):
-        if self.algorithm not in ALGORITHMS:
-            raise ValueError(f"unknown algorithm {self.algorithm!r}; valid: {', '.join(ALGORITHMS)}")
+        if self.algorithm not in self.PAPER:
+            raise ValueError(f"unknown algorithm {self.algorithm!r} for {type(self).__module__}."
+                             f"Settings; valid: {', '.join(self.PAPER)}")
         if self.reward not in REWARDS:
             raise ValueError(f"unknown reward setting {self.reward!r}; valid: {', '.join(REWARDS)}")
-        if self.baseline not in BASELINES:
-            raise ValueError(f"unknown baseline {self.baseline!r}; valid: {', '.join(BASELINES)}")
+        searches, paper_temperature = self.PAPER[self.algorithm]
         set_ = lambda k, v: object.__setattr__(self, k, v)
-        set_("alpha", _number(self.alpha, "alpha", 0.0, low_open=True))
-        set_("gamma", _number(self.gamma, "gamma", 0.0, 1.0, low_open=True))
-        t = _PAPER_TEMPERATURE[self.algorithm] if self.temperature is None else self.temperature
-        set_("temperature", _number(t, "temperature", 0.0, low_open=True))
-        set_("M", _integer(self.M, "M", 1))
-        set_("lam", _number(self.lam, "lam", 0.0, 1.0))
-        set_("beta", _number(self.beta, "beta", 0.0, low_open=True))
-        q = (4 if self.uses_search else 0) if self.qdepth is None else self.qdepth
-        set_("qdepth", _integer(q, "qdepth", 0))
-        set_("max_plies", _integer(self.max_plies, "max_plies", 1))
-        set_("bonus", _number(self.bonus, "bonus", -math.inf))
+        set_("alpha", _finite("alpha", self.alpha, 0.0, low_open=True))
+        set_("gamma", _finite("gamma", self.gamma, 0.0, 1.0, low_open=True))
+        t = paper_temperature if self.temperature is None else self.temperature
+        set_("temperature", _finite("temperature", t, 0.0, low_open=True))
+        set_("qdepth", check_integer("qdepth", (4 if searches else 0) if self.qdepth is None
+                                     else self.qdepth, 0))
+        set_("max_plies", check_integer("max_plies", self.max_plies, 1))
+        set_("bonus", _finite("bonus", self.bonus, None))
         for name in ("learn_tempo", "tie_sides"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
             set_(name, bool(getattr(self, name)))
 
     @property
-    def policy_gradient(self) -> bool:
-        """True for PGLeaf and REINFORCE (batched updates), False for the TD learners."""
-        return self.algorithm in ("pgleaf", "reinforce")
+    def searches(self) -> bool:
+        """True for the learners that take values at the principal leaf of a search (PGLeaf,
+        TDLeaf(λ))."""
+        return self.PAPER[self.algorithm][0]
 
-    @property
-    def uses_search(self) -> bool:
-        """True for PGLeaf and TDLeaf(λ): values at the principal leaf of a search."""
-        return self.algorithm in ("pgleaf", "tdleaf")
+    def constraint(self, game: Game) -> tuple[int, int]:
+        """``(frozen, tie)`` of :func:`constrain` for ``game``: the tempo weight's index if it
+        is not learned (else −1), the size of each side's half if the halves are tied (else 0)."""
+        return (-1 if self.learn_tempo else game.TEMPO_INDEX,
+                game.SIDE_HALF if self.tie_sides else 0)
+
+    def in_unit(self, c: float, **more) -> "SelfPlaySettings":
+        """The settings in an evaluation unit ``c`` times the paper's: the temperature times
+        ``c``, the step times ``c²`` (``more``: a family's own conversions)."""
+        return replace(self, temperature=c * self.temperature, alpha=c * c * self.alpha, **more)
 
     def as_dict(self) -> dict:
-        """Plain JSON values (the run config)."""
+        """Plain JSON values."""
         return asdict(self)
 
 
@@ -380,7 +372,7 @@ class SelfPlayGame:
     n_moves : numpy.ndarray
         int64[2], the moves each side made (T_m of eq. 1).
     moves : numpy.ndarray
-        int32[plies], the moves played (:mod:`gamelib.minishogi.core` integer moves).
+        int32[plies], the moves played (:mod:`gamelib.games.minishogi.core` integer moves).
     g_idx, g_val : tuple of numpy.ndarray
         Policy-gradient games only: each side's g(m) (eq. 3) as sparse (indices, values).
     """
@@ -395,7 +387,7 @@ class SelfPlayGame:
 
 
 # ----------------------------------------------------------------------------- the game kernel
-def start_state(max_plies: int, qdepth: int, game: Game = _SHOGI) -> np.ndarray:
+def start_state(max_plies: int, qdepth: int, game: Game = SHOGI) -> np.ndarray:
     """The start position of ``game`` as a state with history room for a capped game and its
     search (a new array: a copy of the one made for these sizes)."""
     return _made_start(game, int(max_plies) + int(qdepth) + 8).copy()
@@ -452,7 +444,7 @@ def _score_moves(s, first_ply, theta, kind, qdepth, max_plies, fused, ws, out):
 
 
 @generic
-def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non_mdp, bonus,
+def selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non_mdp, bonus,
                    pg_mode, g, vals, vptr, vidx, vval, ws, out, probs, buf, info, rew, mlog):
     """Play one self-play game from ``start`` with the softmax policy over ``root_leaves``
     (``theta``: prepared weights, the game's ``prepare_weights``).
@@ -507,7 +499,7 @@ def _selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non
 @generic
 def _policy_game(theta, start, kind, qdepth, temperature, max_plies, seed, ws, out, probs, acc):
     """Play one self-play game from ``start`` with θ fixed (prepared weights) and the softmax
-    policy, as :func:`_selfplay_game` does (the same moves for the same θ and seed), adding to
+    policy, as :func:`selfplay_game` does (the same moves for the same θ and seed), adding to
     ``acc`` = [moves, Σ π(chosen), positions with n ≥ 2 moves, Σ H(π)/log n over them]."""
     s = start.copy()
     np.random.seed(seed)
@@ -531,7 +523,7 @@ def _policy_game(theta, start, kind, qdepth, temperature, max_plies, seed, ws, o
         make_move(s, np.int64(moves[k]))
 
 
-def policy_sharpness(theta, settings: LearnerSettings, seeds, game: Game = _SHOGI) -> dict:
+def policy_sharpness(theta, settings: SelfPlaySettings, seeds, game: Game = SHOGI) -> dict:
     """How sharp a learner's self-play policy (eq. 6) is at θ, held fixed over games with the
     given seeds (TD learners: the moves :func:`play_td_games` would play if θ did not change).
 
@@ -544,9 +536,9 @@ def policy_sharpness(theta, settings: LearnerSettings, seeds, game: Game = _SHOG
         uniform policy, 0 for a deterministic one).
     """
     game = check_game(game, settings)
-    theta = _check_theta(game, theta, settings)
-    seeds = _check_seeds(seeds)
-    _, _, _, _, ws, out, probs, _ = _buffers(game, settings)
+    theta = check_theta(game, theta, settings)
+    seeds = check_seeds(seeds)
+    _, _, _, _, ws, out, probs, _ = buffers(game, settings)
     start = start_state(settings.max_plies, settings.qdepth, game)
     weights = prepared_weights(game, theta)
     acc = np.zeros(4)
@@ -559,7 +551,7 @@ def policy_sharpness(theta, settings: LearnerSettings, seeds, game: Game = _SHOG
 
 
 @kernel
-def _take_nonzeros(row, idx, val):
+def take_nonzeros(row, idx, val):
     """Move the non-zero entries of ``row`` into ``idx``/``val`` (ascending indices), leaving
     ``row`` all zeros; returns their number."""
     n = 0
@@ -574,53 +566,21 @@ def _take_nonzeros(row, idx, val):
 
 
 @njit(cache=True)
-def _tie_sides(theta, before, half):
-    """θ_stm = θ_opp = w + Δ_stm + Δ_opp, with w = ``before[:half]`` the tied weights before an
-    update and Δ the halves' updates."""
-    for k in range(half):
-        w = theta[k] + theta[k + half] - before[k]
+def constrain(theta, before, frozen, tie):
+    """Hold the settings' constraints on an update from ``before`` to ``theta`` (in place, both
+    learner families): ``theta[frozen] = before[frozen]`` (``frozen >= 0``: the tempo weight
+    is not learned) and, with ``tie > 0``, θ_stm = θ_opp = w + Δ_stm + Δ_opp for the first
+    ``tie`` weights and the next ``tie`` (w = ``before[:tie]``, the tied weights before the
+    update, Δ the halves' updates: ``tie_sides``)."""
+    if frozen >= 0:
+        theta[frozen] = before[frozen]
+    for k in range(tie):
+        w = theta[k] + theta[k + tie] - before[k]
         theta[k] = w
-        theta[k + half] = w
+        theta[k + tie] = w
 
 
-@generic
-def _td_games(theta, start, kind, qdepth, temperature, max_plies, seeds, non_mdp, bonus, alpha,
-              lam, gamma, beta, frozen, tie, vals, vptr, vidx, vval, ws, out, probs, buf, stats,
-              mlogs):
-    """Play ``len(seeds)`` games in turn, updating ``theta`` in place after each (TD(λ)); the
-    weight ``theta[frozen]`` is kept as it is (``frozen < 0``: none); ``tie > 0``: the first
-    ``tie`` weights and the next ``tie`` stay equal (:func:`_tie_sides`).
-
-    ``stats[i] = [result, plies, moves of the first player, of the second, reward of the first,
-    of the second]``, ``mlogs[i, :plies]`` the moves; returns nothing.
-    """
-    g = np.zeros((2, 1))
-    info = np.zeros(4, dtype=np.int64)
-    rew = np.zeros(2)
-    keep = theta[frozen] if frozen >= 0 else 0.0
-    before = theta[:tie].copy()
-    weights = np.empty(N_WEIGHTS)
-    for i in range(seeds.shape[0]):
-        weights[:theta.shape[0]] = theta      # θ changed after the last game: its derived weights too
-        prepare_weights(weights)
-        _selfplay_game(weights, start, kind, qdepth, temperature, max_plies, seeds[i], non_mdp,
-                       bonus, False, g, vals, vptr, vidx, vval, ws, out, probs, buf, info, rew,
-                       mlogs[i])
-        for side in range(2):
-            add_td_lambda(theta, vals[side], vptr[side], vidx[side], vval[side], info[2 + side],
-                          rew[side], lam, gamma, beta, alpha)
-        if frozen >= 0:
-            theta[frozen] = keep
-        if tie > 0:
-            _tie_sides(theta, before, tie)
-            before[:] = theta[:tie]
-        for j in range(4):
-            stats[i, j] = info[j]
-        stats[i, 4] = rew[0]
-        stats[i, 5] = rew[1]
-
-
-def check_game(game: Game, settings: LearnerSettings) -> Game:
+def check_game(game: Game, settings: SelfPlaySettings) -> Game:
     """``game`` if it has what ``settings`` ask of its evaluation and rewards (``ValueError``
     naming what it lacks)."""
     if not isinstance(game, Game):
@@ -637,17 +597,17 @@ def check_game(game: Game, settings: LearnerSettings) -> Game:
     return game
 
 
-def _check_theta(game: Game, theta, settings=None) -> np.ndarray:
+def check_theta(game: Game, theta, settings=None) -> np.ndarray:
     """The game's ``check_theta``, and with ``settings.tie_sides`` equal side halves."""
     arr = game.check_theta(theta)
     half = game.SIDE_HALF
     if settings is not None and settings.tie_sides and not np.array_equal(arr[:half], arr[half:2 * half]):
         raise ValueError("tie_sides needs theta with equal halves (θ_stm = θ_opp), e.g. from "
-                         "gamelib.evaluation.shogi.initial_theta or side_weights_theta")
+                         "gamelib.games.minishogi.features.initial_theta or side_weights_theta")
     return arr
 
 
-def _check_seeds(seeds) -> np.ndarray:
+def check_seeds(seeds) -> np.ndarray:
     seeds = np.asarray(seeds)
     if seeds.ndim != 1 or (seeds.size and (not np.issubdtype(seeds.dtype, np.integer)
                                            or seeds.min() < 0 or seeds.max() >= 2 ** 32)):
@@ -656,113 +616,10 @@ def _check_seeds(seeds) -> np.ndarray:
     return seeds.astype(np.int64)
 
 
-def _buffers(game: Game, settings: LearnerSettings):
+def buffers(game: Game, settings: SelfPlaySettings):
     per_side = settings.max_plies // 2 + 2
     return (np.zeros((2, per_side)), np.zeros((2, per_side + 1), dtype=np.int64),
             np.zeros((2, per_side * game.MAX_ACTIVE), dtype=np.int64),
             np.zeros((2, per_side * game.MAX_ACTIVE)), ab.new_workspace(game, 0),
             lv.new_leaves_buffers(game), np.zeros(game.MAX_MOVES),
             np.zeros(game.MAX_MOVES, dtype=np.int32))
-
-
-def play_pg_games(theta, settings: LearnerSettings, seeds, game: Game = _SHOGI) -> list[SelfPlayGame]:
-    """Self-play games with θ fixed, each side's g(m) (eq. 3) recorded (PGLeaf, REINFORCE).
-
-    Parameters
-    ----------
-    theta : float64 array of length ``game.N_FEATURES``
-    settings : LearnerSettings
-    seeds : array of int
-        One seed in [0, 2**32) per game.
-    game : gamelib.games.protocol.Game
-        The game (5×5 shogi by default).
-    """
-    game = check_game(game, settings)
-    theta = _check_theta(game, theta, settings)
-    seeds = _check_seeds(seeds)
-    vals, vptr, vidx, vval, ws, out, probs, buf = _buffers(game, settings)
-    start = start_state(settings.max_plies, settings.qdepth, game)
-    g = np.zeros((2, theta.size))
-    info = np.zeros(4, dtype=np.int64)
-    rew = np.zeros(2)
-    mlog = np.zeros(settings.max_plies + 1, dtype=np.int32)
-    g_idx = np.zeros(theta.size, dtype=np.int32)
-    g_val = np.zeros(theta.size)
-    records = []
-    weights = prepared_weights(game, theta)      # θ is fixed: its derived weights once for all the games
-    selfplay_game = kernels(game)._selfplay_game
-    for seed in seeds:
-        selfplay_game(weights, start, EVAL_LINEAR, settings.qdepth, settings.temperature,
-                       settings.max_plies, int(seed), settings.reward == "non_mdp",
-                       settings.bonus, True, g, vals, vptr, vidx, vval, ws, out, probs, buf,
-                       info, rew, mlog)
-        sparse = []
-        for side in range(2):
-            n = _take_nonzeros(g[side], g_idx, g_val)
-            sparse.append((g_idx[:n].copy(), g_val[:n].copy()))
-        records.append(SelfPlayGame(int(info[0]), int(info[1]), rew.copy(), info[2:4].copy(),
-                                  mlog[:info[1]].copy(), (sparse[0][0], sparse[1][0]),
-                                  (sparse[0][1], sparse[1][1])))
-    return records
-
-
-def pg_update(theta, records, settings: LearnerSettings, game: Game = _SHOGI) -> np.ndarray:
-    """θ after one policy-gradient update from M games played with θ (eqs. 1-4).
-
-    Each side is an agent with its own M episodes, baseline and estimator; both steps are added
-    to the shared θ (:func:`gamelib.learn.policy_gradient.self_play_update`).
-    """
-    game = check_game(game, settings)
-    theta = _check_theta(game, theta, settings)
-    if not records:
-        raise ValueError("no games to learn from")
-    agents = []
-    for m, rec in enumerate(records):
-        if not rec.g_idx:
-            raise ValueError(f"game {m} has no policy-gradient record (a TD game?)")
-    for side in range(2):
-        G = EpisodeScores.from_rows([(rec.g_idx[side], rec.g_val[side]) for rec in records],
-                                    theta.size)
-        rewards = np.array([rec.rewards[side] for rec in records])
-        lengths = np.array([max(int(rec.n_moves[side]), 1) for rec in records])
-        agents.append((G, rewards, lengths))
-    new = self_play_update(theta, agents, alpha=settings.alpha, gamma=settings.gamma,
-                           baseline=settings.baseline)
-    if not settings.learn_tempo:
-        new[game.TEMPO_INDEX] = theta[game.TEMPO_INDEX]
-    if settings.tie_sides:
-        _tie_sides(new, theta[:game.SIDE_HALF].copy(), game.SIDE_HALF)
-    return new
-
-
-def play_td_games(theta, settings: LearnerSettings, seeds,
-                  game: Game = _SHOGI) -> tuple[np.ndarray, list[SelfPlayGame]]:
-    """TD(λ) / TDLeaf(λ): play the games in turn, updating θ after each one (in ``game``, 5×5
-    shogi by default).
-
-    Returns
-    -------
-    theta : numpy.ndarray
-        θ after the last game (a new array).
-    records : list of SelfPlayGame
-        The games (without g).
-    """
-    game = check_game(game, settings)
-    theta = _check_theta(game, theta, settings).copy()
-    seeds = _check_seeds(seeds)
-    vals, vptr, vidx, vval, ws, out, probs, buf = _buffers(game, settings)
-    start = start_state(settings.max_plies, settings.qdepth, game)
-    stats = np.zeros((seeds.size, 6))
-    mlogs = np.zeros((seeds.size, settings.max_plies + 1), dtype=np.int32)
-    kernels(game)._td_games(theta, start, EVAL_LINEAR, settings.qdepth, settings.temperature,
-                            settings.max_plies, seeds, settings.reward == "non_mdp",
-                            settings.bonus, settings.alpha, settings.lam, settings.gamma,
-                            settings.beta, -1 if settings.learn_tempo else game.TEMPO_INDEX,
-                            game.SIDE_HALF if settings.tie_sides else 0, vals, vptr, vidx,
-                            vval, ws, out, probs, buf, stats, mlogs)
-    records = []
-    for i in range(seeds.size):
-        plies = int(stats[i, 1])
-        records.append(SelfPlayGame(int(stats[i, 0]), plies, stats[i, 4:6].copy(),
-                                  stats[i, 2:4].astype(np.int64), mlogs[i, :plies].copy()))
-    return theta, records

@@ -3,10 +3,11 @@
 ``python -m gamelib.bench selfplay [--games N] [--repeat R] [--algorithms A ...]`` (or
 ``main(argv)``). Single process, after compilation, the best of ``--repeat`` runs in CPU time of
 the process (shared machines make wall-clock times noisy). Each algorithm plays ``--games`` self-play games from the paper's initial
-parameters (:func:`gamelib.evaluation.shogi.initial_theta`, seed 0) with the paper's settings
-(:class:`gamelib.learn.selfplay.LearnerSettings`, MDP reward): PGLeaf and REINFORCE through
-:func:`~gamelib.learn.selfplay.play_pg_games` (θ fixed, g(m) recorded), TDLeaf(λ) and TD(λ)
-through :func:`~gamelib.learn.selfplay.play_td_games` (θ updated after every game).
+parameters (:func:`gamelib.games.minishogi.features.initial_theta`, seed 0) with the paper's settings
+(:func:`gamelib.learn.learners.settings`, MDP reward), through each learner's ``play_games``:
+PGLeaf and REINFORCE through :func:`~gamelib.learn.pg_selfplay.play_pg_games` (θ fixed, g(m)
+recorded), TDLeaf(λ) and TD(λ) through :func:`~gamelib.learn.td_selfplay.play_td_games` (θ
+updated after every game).
 
 ``--theta PATTERN`` starts each algorithm from a parameter file instead, ``{algorithm}`` in the
 pattern standing for its name: learned parameters play longer games with larger quiescence
@@ -34,15 +35,16 @@ from gamelib.runtime import cli
 
 
 def main(argv: list[str] | None = None) -> int:
-    from gamelib.evaluation import shogi as E
-    from gamelib.learn import selfplay as S
+    from gamelib.games.minishogi import features as E
+    from gamelib.learn import learners
+    from gamelib.learn.selfplay import SHOGI
 
     parser = cli.ArgumentParser(prog="python -m gamelib.bench selfplay",
                                 description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per run and algorithm")
     parser.add_argument("--repeat", type=int, default=3, help="runs (best reported)")
-    parser.add_argument("--algorithms", nargs="+", default=list(S.ALGORITHMS),
-                        choices=list(S.ALGORITHMS))
+    parser.add_argument("--algorithms", nargs="+", default=list(learners.names()),
+                        choices=list(learners.names()))
     parser.add_argument("--theta", metavar="PATTERN", default=None,
                         help="parameter file of each algorithm, '{algorithm}' standing for its "
                              "name (default: the paper's initial parameters, seed 0)")
@@ -64,13 +66,12 @@ def main(argv: list[str] | None = None) -> int:
     seeds = np.arange(args.games, dtype=np.int64) + 12345
     total_time = 0.0
     for algorithm in args.algorithms:
-        settings = S.LearnerSettings(algorithm)
+        learner = learners.get(algorithm)
+        settings = learner.settings()
         theta = thetas[algorithm]
 
         def play(game_seeds):
-            if settings.policy_gradient:
-                return S.play_pg_games(theta, settings, game_seeds)
-            return S.play_td_games(theta, settings, game_seeds)[1]
+            return learner.play_games(theta, settings, game_seeds, SHOGI)
 
         play(seeds[:1])                                                   # compile
         best, records = np.inf, []
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(args.algorithms) > 1:
         mix = len(args.algorithms) * args.games / total_time
         print(f"the mix: {mix:.1f} games/s (single core, equal numbers of games per algorithm)")
-        if len(args.algorithms) == len(S.ALGORITHMS):
+        if len(args.algorithms) == len(learners.names()):
             print(f"paper profile's 2.4 million self-play games at this rate: "
                   f"{2.4e6 / (2 * mix) / 60:.0f} min on 2 cores")
     return 0

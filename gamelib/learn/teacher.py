@@ -15,7 +15,7 @@ every training position ``s`` of a self-play game,
 Games (:func:`play_teacher_game`)
 ---------------------------------
 One evaluation (by default the reference opponent's weights,
-:func:`gamelib.evaluation.reference.reference_theta`) plays both sides. The first
+:func:`gamelib.games.minishogi.reference.reference_theta`) plays both sides. The first
 ``opening_plies`` moves are uniformly random (lightly randomised openings; those positions are not
 recorded). From then on every position is searched deeply and the deep search's best move is
 played. A game ends
@@ -48,7 +48,7 @@ A teacher file is an ``.npz`` (:func:`save_teacher` / :func:`load_teacher`, no p
 =================  ========  ================================================================
 field              type      meaning
 =================  ========  ================================================================
-``board``          i1[25]    the position: piece code by square (:mod:`gamelib.minishogi.core`
+``board``          i1[25]    the position: piece code by square (:mod:`gamelib.games.minishogi.core`
                              codes, ``type | side << 4``; 0 empty)
 ``hands``          u1[10]    pieces in hand, ``hands[5 * side + t - 1]`` for types 1..5 (P S G B R)
 ``stm``            u1        side to move (0 sente, 1 gote)
@@ -65,7 +65,7 @@ field              type      meaning
 ``game``           u4        game number
 ``ply``            u2        plies from the start position
 ``move``           u2        the move played (the deep search's best; ``m & 0x7FF``, USI-readable
-                             with :func:`gamelib.minishogi.notation.format_usi`)
+                             with :func:`gamelib.games.minishogi.notation.format_usi`)
 =================  ========  ================================================================
 
 Positions are packed states: they carry no game history (repetitions), which neither the
@@ -85,14 +85,14 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from gamelib.evaluation import shogi as E
+from gamelib.games.minishogi import features as E
 from gamelib.runtime.atomic import load_npz, save_npz_atomic
 from gamelib.runtime.checks import check_integer
 from gamelib.runtime.seeds import derive_rng
 from gamelib.learn import FeatureRows
-from gamelib.minishogi import core as mc
-from gamelib.minishogi import rules as R
-from gamelib.minishogi.notation import format_sfen, parse_sfen
+from gamelib.games.minishogi import core as mc
+from gamelib.games.minishogi import rules as R
+from gamelib.games.minishogi.notation import format_sfen, parse_sfen
 from gamelib.search import core as sc
 from gamelib.search import search
 
@@ -135,8 +135,8 @@ class TeacherSettings:
     max_plies : int
         Game-length cap (a draw).
     evaluation : str
-        ``"reference"`` (:func:`gamelib.evaluation.reference.reference_theta`) or ``"table1"``
-        (:func:`gamelib.evaluation.shogi.table1_theta`): the weights that play and label.
+        ``"reference"`` (:func:`gamelib.games.minishogi.reference.reference_theta`) or ``"table1"``
+        (:func:`gamelib.games.minishogi.features.table1_theta`): the weights that play and label.
     """
 
     node_budget: int = 2000
@@ -168,7 +168,7 @@ class TeacherSettings:
     def theta(self) -> np.ndarray:
         """The weights that play and label the games."""
         if self.evaluation == "reference":
-            from gamelib.evaluation.reference import reference_theta
+            from gamelib.games.minishogi.reference import reference_theta
             return reference_theta()
         return E.table1_theta()
 

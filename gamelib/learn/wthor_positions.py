@@ -1,8 +1,8 @@
 """Othello's expert positions from WTHOR: the professionals' moves as Bonanza training data.
 
-The WTHOR records (:mod:`gamelib.othello.wthor`, one ``WTH_<year>.wtb`` file per year, found by
-:func:`gamelib.othello.wthor.find_wthor_dir`) are read year by year as the value chapter reads
-them (:func:`gamelib.othello.value_table.load_years`): every game replayed and checked, a
+The WTHOR records (:mod:`gamelib.games.othello.wthor`, one ``WTH_<year>.wtb`` file per year, found by
+:func:`gamelib.games.othello.wthor.find_wthor_dir`) are read year by year as the value chapter reads
+them (:func:`gamelib.games.othello.value_table.load_years`): every game replayed and checked, a
 corrupt or illegal record refused with the file, the game and the byte offset. Each game
 becomes a record of :class:`~gamelib.learn.bonanza_positions.ExpertPositions` of the
 registered game ``othello`` (protocol states from the start position, move codes = squares
@@ -19,7 +19,7 @@ training game are left out of the held-out set).
 
 Bad input gets one error: no WTHOR folder or no file for a requested year (``FileNotFoundError``
 or ``ValueError`` naming the folder and the years), an empty year range (``ValueError``), a
-corrupt record (:class:`gamelib.othello.wthor.WthorError`, a ``ValueError``).
+corrupt record (:class:`gamelib.games.othello.wthor.WthorError`, a ``ValueError``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from gamelib.learn.bonanza_positions import ExpertPositions, ExpertSplit, split_by_game
-from gamelib.othello import value_table, wthor
+from gamelib.games.othello import value_table, wthor
 from gamelib.runtime.checks import check_integer
 from gamelib.runtime.seeds import derive_rng
 
@@ -38,8 +38,8 @@ __all__ = ["wthor_records", "record_squares", "expert_positions", "wthor_split"]
 
 def wthor_records(first_year: int, last_year: int, path=None):
     """The WTHOR games of the years ``first_year..last_year`` (a DataFrame of
-    :func:`gamelib.othello.wthor.load`, year after year), from ``path`` or the folder
-    :func:`~gamelib.othello.wthor.find_wthor_dir` finds.
+    :func:`gamelib.games.othello.wthor.load`, year after year), from ``path`` or the folder
+    :func:`~gamelib.games.othello.wthor.find_wthor_dir` finds.
 
     Raises
     ------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 from gamelib.runtime import cli
-from gamelib.evaluation import shogi as ev
+from gamelib.games.minishogi import features as ev
 from gamelib.play.shogi import PAPER_NOISE_STD, SearchPlayer, play_game, reference_player
 
 __all__ = ["main"]

@@ -10,7 +10,7 @@
   ``--option2 NAME=VALUE`` for SECOND);
 * ``gamelib:reference`` (the reference opponent's evaluation), ``gamelib:material`` (the paper's
   Table 1 piece values only), ``gamelib:theta=PATH`` (an evaluation ``.npz`` of
-  :func:`gamelib.evaluation.shogi.save_theta`), all played by our search
+  :func:`gamelib.games.minishogi.features.save_theta`), all played by our search
   (:class:`gamelib.play.shogi.SearchPlayer`, quiescence as the reference player's), or
   ``gamelib:random`` (a uniformly random legal move).
 
@@ -19,7 +19,7 @@ Games
 Game ``i`` starts from the opening ``i // 2`` -- ``--openings K`` uniformly random plies from the
 start position, drawn from ``derive_rng(seed, "opening", i // 2)`` -- with FIRST as sente in even
 games and SECOND as sente in odd ones, so every opening is played once with each colour. Every
-move is checked against our rules (:class:`gamelib.minishogi.Position`); a garbled or illegal
+move is checked against our rules (:class:`gamelib.games.minishogi.Position`); a garbled or illegal
 move (pawn-drop mates included: Fairy-Stockfish scores them as a loss too), ``bestmove resign``,
 an engine that does not start, dies or does not answer within its timeout lose the game, and the
 reason is recorded. Otherwise the game ends by our rules: no legal move (checkmate or
@@ -38,7 +38,7 @@ nor interruptions. With ``--sprt ELO0 ELO1 [ALPHA BETA]`` the match stops when t
 test decides, judged on the games in index order (so the stopping game does not depend on the
 workers either); the log-likelihood ratio is shown as the games come in. ``--records kifu,csa``
 also writes every game to ``DIR/records/`` as KIF and CSA for shogi GUIs
-(:mod:`gamelib.minishogi.records_kif`).
+(:mod:`gamelib.games.minishogi.records_kif`).
 """
 
 from __future__ import annotations
@@ -54,10 +54,10 @@ import numpy as np
 from gamelib.runtime import cli
 from gamelib.runtime.checks import check_int, check_seed
 from gamelib.runtime.seeds import derive_rng, derive_seed
-from gamelib.minishogi import Position
-from gamelib.minishogi import rules as R
-from gamelib.minishogi.notation import format_usi, parse_usi
-from gamelib.minishogi.records_kif import ending_of_position
+from gamelib.games.minishogi import Position
+from gamelib.games.minishogi import rules as R
+from gamelib.games.minishogi.notation import format_usi, parse_usi
+from gamelib.games.minishogi.records_kif import ending_of_position
 from gamelib.play import match_runner
 from gamelib.play.match_runner import MatchResult, read_rows
 from gamelib.play.match_stats import Sprt
@@ -72,7 +72,7 @@ __all__ = ["PlayerSpec", "parse_player", "GameResult", "play_game", "opening_mov
 COLUMNS = ("game", "sente", "gote", "result", "reason", "plies", "moves")
 #: The columns that name the players.
 SIDES = ("sente", "gote")
-#: ``--records`` formats (:mod:`gamelib.minishogi.records_kif`).
+#: ``--records`` formats (:mod:`gamelib.games.minishogi.records_kif`).
 RECORD_FORMATS = ("kifu", "kif", "csa")
 GAMELIB_PREFIX = "gamelib:"
 _GAMELIB_KINDS = ("reference", "material", "random")
@@ -167,8 +167,8 @@ class PlayerSpec:
         return _UsiSide(UsiEngine(self.spec, dict(self.options), start_timeout, move_timeout), self.limits)
 
     def _search_player(self):
-        from gamelib.evaluation import shogi as E
-        from gamelib.evaluation.reference import REFERENCE_QDEPTH
+        from gamelib.games.minishogi import features as E
+        from gamelib.games.minishogi.reference import REFERENCE_QDEPTH
         from gamelib.play.shogi import RandomPlayer, SearchPlayer, material_player, reference_player
 
         kind, path = self._gamelib_kind()
@@ -339,8 +339,8 @@ def read_games(path) -> list[dict]:
 
 def export_records(rows: Sequence[Mapping], folder, formats: Sequence[str] = ("kifu", "csa")) -> list[Path]:
     """Write each game of ``rows`` as ``folder/game-NNNNN.<format>`` (KIF as ``kifu`` UTF-8 or
-    ``kif`` Shift-JIS, ``csa``; :mod:`gamelib.minishogi.records_kif`) for shogi GUIs."""
-    from gamelib.minishogi.records_kif import game_text, save_record
+    ``kif`` Shift-JIS, ``csa``; :mod:`gamelib.games.minishogi.records_kif`) for shogi GUIs."""
+    from gamelib.games.minishogi.records_kif import game_text, save_record
 
     bad = sorted(set(formats) - set(RECORD_FORMATS))
     if bad:

@@ -133,7 +133,7 @@ class SearchPlayer(Player):
     theta : array of floats
         Evaluation parameters, checked against the game's kind when the player moves (the
         linear kind: the game's ``N_FEATURES`` floats; Othello's ``EVAL_MLP``: a network packed
-        by :func:`gamelib.games.othello.pack_mlp`).
+        by :func:`gamelib.games.othello.game.pack_mlp`).
     kind : int
         The evaluation kind, one of the game's ``EVAL_KINDS`` (``EVAL_LINEAR``; 5×5 shogi also
         has ``EVAL_MATERIAL``, Othello ``EVAL_MLP``); ``ValueError`` when the player moves in a

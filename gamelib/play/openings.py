@@ -15,7 +15,7 @@ used two ways:
   going.
 
 Every draw is ``rng.integers(n)`` over the legal moves in the order of
-:func:`gamelib.minishogi.core.gen_moves`, so an opening is a function of the generator alone.
+:func:`gamelib.games.minishogi.core.gen_moves`, so an opening is a function of the generator alone.
 The draws are :mod:`gamelib.play.games`' (written once for every game), here with SFEN start
 positions and USI moves.
 """
@@ -25,9 +25,9 @@ from __future__ import annotations
 import numpy as np
 
 from gamelib.games import registry
-from gamelib.minishogi import core
-from gamelib.minishogi import rules as R
-from gamelib.minishogi.notation import format_usi, parse_sfen
+from gamelib.games.minishogi import core
+from gamelib.games.minishogi import rules as R
+from gamelib.games.minishogi.notation import format_usi, parse_sfen
 from gamelib.play import games
 from gamelib.play.games import MAX_REDRAWS
 
@@ -39,9 +39,9 @@ _GAME = registry.get("minishogi")
 def play_random_plies(s: np.ndarray, rng: np.random.Generator, plies: int, max_plies: int,
                       buf: np.ndarray) -> list[int]:
     """Play up to ``plies`` uniformly random legal moves on the state ``s`` (changed in place),
-    stopping early when the game ends (:func:`gamelib.minishogi.core.game_result` with the cap
+    stopping early when the game ends (:func:`gamelib.games.minishogi.core.game_result` with the cap
     ``max_plies``, 0: none); the moves played, as integer codes. ``buf``: move-generator scratch
-    space of :data:`~gamelib.minishogi.core.MAX_MOVES` ints (:func:`gamelib.play.games.
+    space of :data:`~gamelib.games.minishogi.core.MAX_MOVES` ints (:func:`gamelib.play.games.
     play_random_plies` for 5×5 shogi)."""
     return games.play_random_plies(_GAME, s, rng, plies, max_plies, buf)
 

@@ -12,32 +12,32 @@ superiority of FIRST (:mod:`gamelib.play.match_stats`). A player is
   the move) or ``gamelib:positional`` (αβ to ``--depth`` plies over the classic square
   weights), the players of :mod:`gamelib.play.othello_players` (ties drawn at random);
 * ``gamelib:linear`` or ``gamelib:linear=FILE``: Othello's linear evaluation (the pattern
-  weights of :mod:`gamelib.games.othello_features`; without a file the classic square weights,
-  with one the parameters saved by :func:`gamelib.games.othello.save_theta`, e.g. a learner's)
+  weights of :mod:`gamelib.games.othello.features`; without a file the classic square weights,
+  with one the parameters saved by :func:`gamelib.games.othello.game.save_theta`, e.g. a learner's)
   searched by the game-neutral search of :class:`gamelib.play.games.SearchPlayer` under
   ``--nodes`` nodes a move (default 5,000) -- the search every learned evaluation of the book
   plays with;
 * ``gamelib:mlp=FILE``: the Othello value-network paper's network saved by
-  :meth:`gamelib.othello.mlp.MLP.save` (e.g. ``data/results/paper/othello_value/mlp.npz``),
-  Othello's evaluation kind :data:`gamelib.games.othello.EVAL_MLP` (:math:`2 v - 1` for the
+  :meth:`gamelib.games.othello.mlp.MLP.save` (e.g. ``data/results/paper/othello_value/mlp.npz``),
+  Othello's evaluation kind :data:`gamelib.games.othello.game.EVAL_MLP` (:math:`2 v - 1` for the
   side to move, :math:`v` its win probability by the network) searched by the same
   :class:`~gamelib.play.games.SearchPlayer` under ``--nodes``. It plays in the f5 orientation,
   as the network was trained: every WTHOR record it learned from is stored with the first move
-  f5 (:mod:`gamelib.othello.symmetry`), so in a game that began with c4, d3 or e6 the player
+  f5 (:mod:`gamelib.games.othello.symmetry`), so in a game that began with c4, d3 or e6 the player
   searches the position turned by the start position's symmetry that takes the first move to f5
-  (:func:`~gamelib.othello.symmetry.symmetry_to_f5`) and plays the image of the move it finds
+  (:func:`~gamelib.games.othello.symmetry.symmetry_to_f5`) and plays the image of the move it finds
   there under the same symmetry (its own inverse) -- it plays a game from d3 exactly as the
   mirror-image game from f5 (:class:`gamelib.play.othello_players.OrientedPlayer`). Before the
   first move (the start position is kept by all four of those symmetries) and in a game that
   did not start from the standard position it searches the position as it stands. The linear
   players are not turned: their pattern weights are symmetric by construction;
 * ``gamelib:table=FOLDER``: the same paper's value table, Othello's evaluation kind
-  :data:`gamelib.games.othello.EVAL_TABLE` (Black's win rate in the records where the table has
+  :data:`gamelib.games.othello.game.EVAL_TABLE` (Black's win rate in the records where the table has
   the position, else the network), for the finished run FOLDER of the value chapter (e.g.
   ``data/results/paper/othello_value``): the table of its training games rebuilt from the WTHOR
   records with the years, held-out share and seed it records, and its network ``mlp.npz`` as
   the fallback (:func:`gamelib.play.othello_players.run_table`; the records are looked
-  for by :func:`gamelib.othello.wthor.find_wthor_dir`, ``$GAMELIB_WTHOR_DIR`` first). It is
+  for by :func:`gamelib.games.othello.wthor.find_wthor_dir`, ``$GAMELIB_WTHOR_DIR`` first). It is
   searched and oriented as ``gamelib:mlp``.
 
 A parameter file is read once per player. The table is built once per process (about 15 s and
@@ -49,7 +49,7 @@ Games
 Game ``i`` starts from the opening ``i // 2`` -- ``--openings K`` uniformly random moves from the
 start position, drawn from ``derive_rng(seed, "opening", i // 2)`` -- with FIRST as black in
 even games and SECOND as black in odd ones, so every opening is played once with each colour.
-Every move is checked against our rules (:class:`gamelib.othello.Board`). A side with no legal
+Every move is checked against our rules (:class:`gamelib.games.othello.Board`). A side with no legal
 move must pass: a GTP engine is asked (``genmove``) and must answer ``pass``; a gamelib player
 passes. The game ends when neither side can move, and the side with more discs wins (the
 score, black minus white with the empty squares to the winner, is recorded). A garbled or
@@ -68,7 +68,7 @@ the engines play the same moves in the same positions: GRhino does with ``--book
 default ``--rand 0``) after an opening of one move or more, whereas from the start position it
 picks its first move among the four symmetric ones at random, and with its opening book
 (``--book 1..5``, default 2) among the book's moves. ``--records transcript,ggf`` also
-writes every game to ``DIR/records/`` (:mod:`gamelib.othello.records`).
+writes every game to ``DIR/records/`` (:mod:`gamelib.games.othello.records`).
 """
 
 from __future__ import annotations
@@ -82,13 +82,14 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from gamelib.games import othello as othello_rules, registry
-from gamelib.games.othello_features import initial_theta as classic_theta
+from gamelib.games import registry
+from gamelib.games.othello import game as othello_rules
+from gamelib.games.othello.features import initial_theta as classic_theta
 from gamelib.games.protocol import EVAL_LINEAR
-from gamelib.othello import Board
-from gamelib.othello.board import MAX_GAME_PLIES
-from gamelib.othello.mlp import MLP
-from gamelib.othello.records import GgfGame, format_ggf, format_transcript, ggf_result, parse_transcript
+from gamelib.games.othello import Board
+from gamelib.games.othello.board import MAX_GAME_PLIES
+from gamelib.games.othello.mlp import MLP
+from gamelib.games.othello.records import GgfGame, format_ggf, format_transcript, ggf_result, parse_transcript
 from gamelib.play.engine_process import EngineError, split_command
 from gamelib.play.games import RandomPlayer, SearchPlayer, random_opening
 from gamelib.play.gtp_client import COLOURS, GRHINO, GtpEngine, grhino_path
@@ -204,8 +205,8 @@ class OthelloPlayerSpec:
 
     def theta(self):
         """The parameters of ``gamelib:linear[=FILE]`` (θ), ``gamelib:mlp=FILE`` (the network
-        packed by :func:`gamelib.games.othello.pack_mlp`) or ``gamelib:table=FOLDER`` (the table
-        and its network packed by :func:`gamelib.games.othello.pack_table`), read from the file
+        packed by :func:`gamelib.games.othello.game.pack_mlp`) or ``gamelib:table=FOLDER`` (the table
+        and its network packed by :func:`gamelib.games.othello.game.pack_table`), read from the file
         once per spec, the table built once per process (``ValueError`` naming a missing or bad
         file or folder, or one of another player's kind)."""
         return self._parameters
@@ -275,8 +276,8 @@ class OthelloPlayerSpec:
 
 def _load_parameters(kind: int, path):
     """The parameters of evaluation kind ``kind`` in the file or folder ``path``: θ
-    (:func:`gamelib.games.othello.load_theta`), the packed network
-    (:meth:`gamelib.othello.mlp.MLP.load`, :func:`gamelib.games.othello.pack_mlp`) or the packed
+    (:func:`gamelib.games.othello.game.load_theta`), the packed network
+    (:meth:`gamelib.games.othello.mlp.MLP.load`, :func:`gamelib.games.othello.game.pack_mlp`) or the packed
     table of a value run (:func:`gamelib.play.othello_players.run_table_theta`)."""
     if kind == othello_rules.EVAL_TABLE:
         if not Path(path).is_dir():
@@ -357,7 +358,7 @@ class _ProtocolSide:
 def protocol_state(board: Board) -> np.ndarray:
     """The game protocol's Othello state of ``board``: its root position, then every move of its
     move stack (passes included), so that the state's history holds the game
-    (:func:`gamelib.games.othello.first_move` reads its first move from it)."""
+    (:func:`gamelib.games.othello.game.first_move` reads its first move from it)."""
     root = board.copy()
     while root.move_stack:
         root.pop()
@@ -498,7 +499,7 @@ def run_match(first: OthelloPlayerSpec, second: OthelloPlayerSpec, games: int, o
 
 def export_records(rows: Sequence[Mapping], folder, formats: Sequence[str] = tuple(RECORD_FORMATS)) -> list[Path]:
     """Write each game of ``rows`` as ``folder/game-NNNNN.txt`` (the transcript) and/or
-    ``.ggf`` (:mod:`gamelib.othello.records`; a forfeit is ``RE[+-64.000:t]`` for a time-out,
+    ``.ggf`` (:mod:`gamelib.games.othello.records`; a forfeit is ``RE[+-64.000:t]`` for a time-out,
     ``:r`` otherwise)."""
     bad = sorted(set(formats) - set(RECORD_FORMATS))
     if bad:
@@ -529,7 +530,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("first", help="GTP command line (e.g. gtp-rhino), gamelib:random, gamelib:greedy, "
                                  "gamelib:positional, gamelib:linear[=FILE] (the linear evaluation: "
                                  "classic weights or a saved theta) or gamelib:mlp=FILE (a value "
-                                 "network saved by gamelib.othello.mlp.MLP, played in the f5 "
+                                 "network saved by gamelib.games.othello.mlp.MLP, played in the f5 "
                                  "orientation as it was trained: a game that began with c4, d3 "
                                  "or e6 is searched turned so that its first move is f5) or "
                                  "gamelib:table=FOLDER (the value table of a finished othello_value "

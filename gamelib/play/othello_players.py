@@ -2,13 +2,13 @@
 
 The baselines and the value chapter's players are :class:`~gamelib.play.games.BestMovePlayer`
 s -- a move of the best value at a fixed depth, ties drawn at random -- with one of Othello's
-evaluations (:mod:`gamelib.games.othello`):
+evaluations (:mod:`gamelib.games.othello.game`):
 
 * :func:`greedy_player` -- the most discs after the move: depth 1 over the square weights all 1,
   spread over the linear evaluation's edge and line tables
-  (:func:`gamelib.games.othello_features.initial_theta`), i.e. the disc difference / 64;
+  (:func:`gamelib.games.othello.features.initial_theta`), i.e. the disc difference / 64;
 * :func:`positional_player` -- the classic square weights
-  (:data:`gamelib.games.othello_features.CLASSIC_WEIGHTS`) the same way,
+  (:data:`gamelib.games.othello.features.CLASSIC_WEIGHTS`) the same way,
   at ``depth`` plies;
 * :func:`mlp_player` -- the value network (``EVAL_MLP``), in the records' orientation;
 * :func:`table_player` -- the value table (``EVAL_TABLE``) where it has the position, else the
@@ -21,13 +21,13 @@ A game that ends scores as the search's game end (a win outranks every evaluatio
 for every won line; the evaluations above never reach it.
 
 **Orientation** (:class:`OrientedPlayer`). The value table and the network are learned from WTHOR
-records, every one of which is stored with the first move f5 (:mod:`gamelib.othello.symmetry`).
+records, every one of which is stored with the first move f5 (:mod:`gamelib.games.othello.symmetry`).
 A game that starts with c4, d3 or e6 is the image of an f5 game under one of the start
-position's symmetries ``S`` (:func:`gamelib.othello.symmetry.symmetry_to_f5`), and the records
+position's symmetries ``S`` (:func:`gamelib.games.othello.symmetry.symmetry_to_f5`), and the records
 know its positions only as ``S(s)``. An oriented player searches ``S(s)`` instead of ``s`` and
 plays ``S⁻¹ = S`` of the move it finds there: every leaf is looked up in the data's
 orientation, and a game from c4 is played exactly as its mirror image from f5. ``S`` comes from
-the game's first move, read from the state's history (:func:`gamelib.games.othello.first_move`);
+the game's first move, read from the state's history (:func:`gamelib.games.othello.game.first_move`);
 it is the identity before the first move (every symmetry keeps the start position) and in a
 state whose history does not reach the start. It is not guessed from the position, because the
 position alone does not tell the first move once c4, d3, e6 and f5 are all taken.
@@ -41,12 +41,12 @@ from pathlib import Path
 
 import numpy as np
 
-from gamelib.games import othello as rules
-from gamelib.games.othello_features import CLASSIC_WEIGHTS, initial_theta
+from gamelib.games.othello import game as rules
+from gamelib.games.othello.features import CLASSIC_WEIGHTS, initial_theta
 from gamelib.games.protocol import EVAL_LINEAR
-from gamelib.othello.mlp import MLP
-from gamelib.othello.symmetry import IDENTITY, symmetry_to_f5, transform, transform_square
-from gamelib.othello.value_table import ValueTable
+from gamelib.games.othello.mlp import MLP
+from gamelib.games.othello.symmetry import IDENTITY, symmetry_to_f5, transform, transform_square
+from gamelib.games.othello.value_table import ValueTable
 from gamelib.play.games import BestMovePlayer, Player
 from gamelib.runtime.atomic import read_json
 from gamelib.runtime.checks import check_integer
@@ -137,16 +137,16 @@ def run_parameters(folder: Path) -> dict:
 
 def run_table(folder) -> tuple:
     """``(table, mlp)`` of the finished othello_value run ``folder``: the value table of its
-    training games (:func:`gamelib.othello.value_table.build_tables` of the WTHOR years, held-out
+    training games (:func:`gamelib.games.othello.value_table.build_tables` of the WTHOR years, held-out
     share and seed in its ``provenance.json``, its ``train`` table, draws left out), the table of
     the chapter's matches, and the trained network ``mlp.npz``. The WTHOR records are looked for
-    by :func:`gamelib.othello.wthor.find_wthor_dir` (``FileNotFoundError`` naming where) and must
+    by :func:`gamelib.games.othello.wthor.find_wthor_dir` (``FileNotFoundError`` naming where) and must
     be the files the run read, where its provenance records their sha256; ``ValueError`` for a
     folder that is not a finished run or other records."""
     import hashlib
 
-    from gamelib.othello import wthor
-    from gamelib.othello.value_table import build_tables, load_years
+    from gamelib.games.othello import wthor
+    from gamelib.games.othello.value_table import build_tables, load_years
 
     folder = Path(folder)
     params = run_parameters(folder)
@@ -167,7 +167,7 @@ def run_table(folder) -> tuple:
 def run_table_theta(folder: str, fallback: bool) -> np.ndarray:
     """The value table of the othello_value run ``folder``
     (:func:`run_table`), with its network as the fallback if
-    ``fallback``, packed by :func:`gamelib.games.othello.pack_table`: built once per process
+    ``fallback``, packed by :func:`gamelib.games.othello.game.pack_table`: built once per process
     (``ValueError`` for a folder that is not a finished run, :func:`run_parameters`)."""
     table, mlp = run_table(folder)
     return rules.pack_table(table, mlp if fallback else None)

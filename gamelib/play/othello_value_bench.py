@@ -1,8 +1,8 @@
 """The Othello value chapter's pipeline: ``python -m gamelib.bench othello_value [options]``.
 
 Prints, in one process after numba compilation, each the best of ``--repeat`` runs: states
-replayed and counted per second into the value tables (:func:`gamelib.othello.value_table.build_tables`),
-training samples per second of the paper's network (:func:`gamelib.othello.mlp.train`, one
+replayed and counted per second into the value tables (:func:`gamelib.games.othello.value_table.build_tables`),
+training samples per second of the paper's network (:func:`gamelib.games.othello.mlp.train`, one
 epoch), and root searches per second of the chapter's players at ``--depth``
 (:class:`gamelib.play.games.BestMovePlayer` over the network and over the classic square
 weights, :mod:`gamelib.play.othello_players`) on positions after 20 random moves.
@@ -15,8 +15,8 @@ import time
 import numpy as np
 
 from gamelib.games import registry
-from gamelib.othello.mlp import MLP, PAPER_SIZES, train
-from gamelib.othello.value_table import build_tables, load_years
+from gamelib.games.othello.mlp import MLP, PAPER_SIZES, train
+from gamelib.games.othello.value_table import build_tables, load_years
 from gamelib.play import othello_players as op
 from gamelib.play.games import random_opening
 from gamelib.runtime import cli

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from gamelib.games import registry
-from gamelib.othello.mlp import MLP
+from gamelib.games.othello.mlp import MLP
 from gamelib.play import othello_players as op
 from gamelib.play.games import Player, RandomPlayer, play_games
 from gamelib.play.othello_players import run_parameters, run_table_theta
@@ -55,7 +55,7 @@ _COMMAND = "python -m gamelib.play.othello_value_matches"
 def players(mlp: MLP, table, depth: int) -> dict[str, Player]:
     """The chapter's players at search ``depth``, by name: ``random``, ``greedy``,
     ``positional-d<depth>``, ``mlp-d<depth>`` and ``table-d<depth>``; ``table`` is a
-    :class:`~gamelib.othello.value_table.ValueTable`, or a finished othello_value run folder
+    :class:`~gamelib.games.othello.value_table.ValueTable`, or a finished othello_value run folder
     whose training table each process builds for itself
     (:class:`~gamelib.play.othello_players.RunTablePlayer`); the table has no fallback (an even
     0 where it has no entry)."""

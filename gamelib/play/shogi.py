@@ -13,15 +13,15 @@ Players
   principal-leaf values of :func:`gamelib.search.root_leaves` ("1 ply full width + 4 plies of
   quiescence" by default).
 * :func:`reference_player` -- the fixed reference opponent standing in for the paper's ``ssp``
-  (:mod:`gamelib.evaluation.reference`), and :func:`material_player`, the search with the
+  (:mod:`gamelib.games.minishogi.reference`), and :func:`material_player`, the search with the
   material-only evaluation and the paper's Table 1 values.
 
 Games
 -----
 :func:`play_game` plays from a start position (default: the standard one) until the rules end
-the game (:func:`gamelib.minishogi.core.game_result`: no legal move loses, the repetition rule)
+the game (:func:`gamelib.games.minishogi.core.game_result`: no legal move loses, the repetition rule)
 or the game reaches ``max_plies`` plies (a draw; default
-:data:`gamelib.minishogi.rules.DEFAULT_MAX_PLIES`). Optionally the first ``opening_plies``
+:data:`gamelib.games.minishogi.rules.DEFAULT_MAX_PLIES`). Optionally the first ``opening_plies``
 moves are uniformly random, so that noiseless engines play different games, or the game starts
 with given ``opening`` moves (:mod:`gamelib.play.openings`). Every random choice of a game comes
 from its ``seed``: each side draws from its own generator ``derive_rng(seed, "player", 0 or
@@ -49,12 +49,12 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from gamelib.evaluation import shogi as E
-from gamelib.evaluation.reference import REFERENCE_NODE_BUDGET, REFERENCE_QDEPTH, reference_theta
+from gamelib.games.minishogi import features as E
+from gamelib.games.minishogi.reference import REFERENCE_NODE_BUDGET, REFERENCE_QDEPTH, reference_theta
 from gamelib.games import registry
-from gamelib.minishogi import core
-from gamelib.minishogi import rules as R
-from gamelib.minishogi.notation import format_usi, parse_sfen, usi_to_move
+from gamelib.games.minishogi import core
+from gamelib.games.minishogi import rules as R
+from gamelib.games.minishogi.notation import format_usi, parse_sfen, usi_to_move
 from gamelib.play import games, stats, tournament
 from gamelib.play.games import Player, RandomPlayer, softmax_policy
 from gamelib.play.stats import Record
@@ -118,7 +118,7 @@ class SoftmaxPlayer(games.SoftmaxPlayer):
 
 
 def reference_player(node_budget: int = REFERENCE_NODE_BUDGET, noise_std: float = 0.0) -> SearchPlayer:
-    """The reference opponent (:mod:`gamelib.evaluation.reference`) at a node budget."""
+    """The reference opponent (:mod:`gamelib.games.minishogi.reference`) at a node budget."""
     return SearchPlayer(reference_theta(), E.EVAL_LINEAR, node_budget=node_budget, qdepth=REFERENCE_QDEPTH,
                         noise_std=noise_std)
 

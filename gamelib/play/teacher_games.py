@@ -3,7 +3,7 @@
 The Bonanza method (:mod:`gamelib.learn.bonanza`, :mod:`gamelib.learn.bonanza_shogi`) learns
 from the moves of expert game records, the positions P of its objective J(P, v) (eq. 1 of the
 chapter *The Bonanza method*). There is no public database of 5×5 shogi games, so the book's
-expert is the reference opponent (:mod:`gamelib.evaluation.reference`) in self-play at a deep
+expert is the reference opponent (:mod:`gamelib.games.minishogi.reference`) in self-play at a deep
 node budget: :class:`ExpertSettings` states every setting (node budget, quiescence plies,
 deepest iteration, evaluation noise, random opening plies, game-length cap) and
 :meth:`ExpertSettings.describe` says them in one line, which the records file's header carries.
@@ -12,7 +12,7 @@ Games
 -----
 :func:`teacher_game` plays one game with :func:`gamelib.play.shogi.play_game` (the same
 :class:`~gamelib.play.shogi.SearchPlayer` on both sides) after ``opening_plies`` uniformly random
-plies. The record (a :class:`~gamelib.minishogi.records.RecordedGame`, format ``gamelib-records
+plies. The record (a :class:`~gamelib.games.minishogi.records.RecordedGame`, format ``gamelib-records
 1``) starts *after* the random plies (its SFEN is the position they reached), so every recorded
 move is the teacher's. :func:`teacher_games` plays games ``first .. first + n - 1`` of a run
 seeded ``seed``, game i seeded ``derive_seed(seed, "teacher", i)``, on any ``map`` (e.g.
@@ -25,11 +25,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Callable
 
-from gamelib.evaluation import shogi as E
-from gamelib.evaluation.reference import REFERENCE_QDEPTH, reference_theta
-from gamelib.minishogi import rules as R
-from gamelib.minishogi.notation import format_sfen
-from gamelib.minishogi.records import RecordedGame, replay
+from gamelib.games.minishogi import features as E
+from gamelib.games.minishogi.reference import REFERENCE_QDEPTH, reference_theta
+from gamelib.games.minishogi import rules as R
+from gamelib.games.minishogi.notation import format_sfen
+from gamelib.games.minishogi.records import RecordedGame, replay
 from gamelib.play.games import check_float
 from gamelib.play.shogi import SearchPlayer, play_game
 from gamelib.runtime.checks import check_integer
@@ -75,7 +75,9 @@ class ExpertSettings:
         return asdict(self)
 
     def describe(self) -> str:
-        """One line stating every setting (written into the records file)."""
+        """One line stating every setting (written into the records file; the reference
+        opponent's module is named as it was when the committed records were made, now
+        :mod:`gamelib.games.minishogi.reference`: the line is part of the records' identity)."""
         return (f"teacher: reference opponent (gamelib.evaluation.reference) in self-play, "
                 f"node budget {self.node_budget}, qdepth {self.qdepth}, max depth "
                 f"{self.max_depth}, evaluation noise std {self.noise_std}, "

@@ -3,7 +3,7 @@
 Speaks the USI protocol on stdin/stdout so that a shogi GUI or another USI engine (e.g.
 Fairy-Stockfish with ``UCI_Variant minishogi``) can play it. Squares and moves use standard USI
 coordinates (files 5..1, ranks a..e: ``5e4d``, ``2b2a+``, ``G*3c``), as
-:func:`gamelib.minishogi.format_usi` writes them.
+:func:`gamelib.games.minishogi.format_usi` writes them.
 
 Commands
 --------
@@ -12,7 +12,7 @@ Commands
 ``isready``
     Loads the compiled search (the first time) and answers ``readyok`` (also while searching).
 ``setoption name <name> [value <value>]``
-    ``EvalFile`` (a ``.npz`` parameter file of :func:`gamelib.evaluation.shogi.save_theta`;
+    ``EvalFile`` (a ``.npz`` parameter file of :func:`gamelib.games.minishogi.features.save_theta`;
     empty: the reference opponent's hand-made weights), ``Nodes`` (node budget of a ``go``
     without limits), ``Depth`` (deepest iteration), ``QDepth`` (quiescence plies), ``NoiseStd``
     (standard deviation of the evaluation noise, e.g. 0.0316 for the paper's variance 0.001),
@@ -52,12 +52,12 @@ import sys
 import threading
 import time
 
-from gamelib.evaluation import shogi as ev
-from gamelib.evaluation.reference import reference_theta
+from gamelib.games.minishogi import features as ev
+from gamelib.games.minishogi.reference import reference_theta
 import numpy as np
 
-from gamelib.minishogi import Position, core
-from gamelib.minishogi.notation import format_usi
+from gamelib.games.minishogi import Position, core
+from gamelib.games.minishogi.notation import format_usi
 from gamelib.search import MATE_BOUND, SearchResult, StopSignal, new_workspace, search
 from gamelib.search.core import MAX_PLY
 

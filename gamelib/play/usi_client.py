@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from gamelib.minishogi import rules as R
+from gamelib.games.minishogi import rules as R
 from gamelib.play.engine_process import EngineError, EngineProcess, split_command
 
 __all__ = ["EngineError", "Limits", "UsiEngine", "VARIANT", "position_command", "split_command"]

@@ -25,11 +25,11 @@ from numba import njit
 
 from gamelib.exactmath import softmax_into
 from gamelib.runtime import cli
-from gamelib.evaluation import shogi as ev
-from gamelib.evaluation.reference import REFERENCE_QDEPTH, reference_theta
-from gamelib.minishogi import Position
-from gamelib.minishogi import core as mc
-from gamelib.minishogi.rules import DEFAULT_MAX_PLIES
+from gamelib.games.minishogi import features as ev
+from gamelib.games.minishogi.reference import REFERENCE_QDEPTH, reference_theta
+from gamelib.games.minishogi import Position
+from gamelib.games.minishogi import core as mc
+from gamelib.games.minishogi.rules import DEFAULT_MAX_PLIES
 
 from .core import new_workspace
 from .iterative import search

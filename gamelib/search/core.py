@@ -8,7 +8,7 @@ Every kernel here is that module's generic function specialised for 5×5 shogi
 disk); the constants, the control block's layout and the noise are that module's. The Python
 front ends are :func:`gamelib.search.search` and :func:`gamelib.search.root_leaves`.
 :func:`repetition_verdict` is the game's repetition rule with in-search cycles
-(:mod:`gamelib.games.minishogi`).
+(:mod:`gamelib.games.minishogi.game`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from gamelib.algorithms.alphabeta import (C_ABORT, C_BUDGET, C_EVAL_CACHE, C_EVA
                                           MAX_PLY, REP_BITS, REP_MASK, result_score)
 from gamelib.algorithms.noise import gauss_noise, mix_seed
 from gamelib.games import registry as _registry
-from gamelib.games.minishogi import in_check, repetition_verdict
+from gamelib.games.minishogi.game import in_check, repetition_verdict
 
 __all__ = [
     "MATE", "MATE_BOUND", "INF", "MAX_PLY", "LEAF_STATIC", "LEAF_MATED", "LEAF_REPETITION",

@@ -17,9 +17,9 @@ import numpy as np
 from gamelib.algorithms import deepening
 from gamelib.algorithms.alphabeta import thread_workspace
 from gamelib.algorithms.deepening import StopSignal, mate_plies
-from gamelib.evaluation import shogi as ev
-from gamelib.minishogi import core as mc
-from gamelib.minishogi.notation import format_usi
+from gamelib.games.minishogi import features as ev
+from gamelib.games.minishogi import core as mc
+from gamelib.games.minishogi.notation import format_usi
 
 from . import core as sc
 from .state import as_search_state, check_eval_args
@@ -69,12 +69,12 @@ def search(
 
     Parameters
     ----------
-    s : int64 state array or :class:`gamelib.minishogi.Position`
+    s : int64 state array or :class:`gamelib.games.minishogi.Position`
         The position with its game history (used for repetitions; not modified).
     theta : float64 array of length ``N_FEATURES``
         The evaluation's parameters.
     kind : int
-        ``EVAL_MATERIAL`` or ``EVAL_LINEAR`` (:mod:`gamelib.evaluation.shogi`).
+        ``EVAL_MATERIAL`` or ``EVAL_LINEAR`` (:mod:`gamelib.games.minishogi.features`).
     max_depth : int
         Deepest full-width iteration (``>= 1``; capped at ``MAX_PLY - 1``).
     node_budget : int

@@ -111,7 +111,7 @@ def root_leaves(s, theta, kind, depth: int = 1, qdepth: int = 4, *, max_plies: i
 
     Parameters
     ----------
-    s : int64 state array or :class:`gamelib.minishogi.Position`
+    s : int64 state array or :class:`gamelib.games.minishogi.Position`
         The root position with its game history (not modified).
     theta : float64 array of length ``N_FEATURES``
         The evaluation's parameters.

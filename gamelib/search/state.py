@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gamelib.evaluation import shogi as ev
-from gamelib.minishogi import core as mc
+from gamelib.games.minishogi import features as ev
+from gamelib.games.minishogi import core as mc
 
 
 __all__ = ["as_search_state", "check_eval_args"]
@@ -19,7 +19,7 @@ def as_search_state(s, extra_plies: int) -> np.ndarray:
     s = getattr(s, "state", s)
     if not isinstance(s, np.ndarray) or s.dtype != np.int64 or s.ndim != 1 or s.shape[0] < mc.HIST + mc.HIST_STRIDE:
         raise ValueError(
-            "expected a minishogi state (a 1-D int64 array from gamelib.minishogi.core.new_state, "
+            "expected a minishogi state (a 1-D int64 array from gamelib.games.minishogi.core.new_state, "
             f"or a Position), got {type(s).__name__}"
             + (f" of dtype {s.dtype} and shape {s.shape}" if isinstance(s, np.ndarray) else "")
         )

@@ -8,7 +8,7 @@
 * 5×5 shogi: the generic search is what :func:`gamelib.search.search` runs (its exactness is
   tests/search and tests/perf_exact's); here the generic entry point gives the front end's
   result on a few positions, field for field.
-* Othello with the adapter's linear evaluation at :func:`gamelib.games.othello_features.
+* Othello with the adapter's linear evaluation at :func:`gamelib.games.othello.features.
   initial_theta` (the classic square weights spread over the pattern tables: the positional
   score to rounding): at a fixed depth whose horizon has no pass and no finished game, the
   root value is the minimax value of the positional score by a plain negamax in Python
@@ -23,8 +23,8 @@ import pytest
 from gamelib.algorithms import alphabeta as ab
 from gamelib.algorithms import deepening as dp
 from gamelib.games import registry
-from gamelib.games.othello import PASS
-from gamelib.games.othello_features import initial_theta
+from gamelib.games.othello.game import PASS
+from gamelib.games.othello.features import initial_theta
 from gamelib.games.playout import random_playout
 from gamelib.games.protocol import EVAL_LINEAR, ONGOING
 from othello_reference import after, negamax, positional

@@ -7,8 +7,8 @@ import random
 
 import numpy as np
 
-import gamelib.minishogi as ms
-from gamelib.minishogi import core
+import gamelib.games.minishogi as ms
+from gamelib.games.minishogi import core
 
 
 def _sfen_squares(board: str) -> list[str]:

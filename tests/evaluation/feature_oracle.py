@@ -1,7 +1,7 @@
-"""A slow, independent statement of the feature definitions of gamelib.evaluation.shogi.
+"""A slow, independent statement of the feature definitions of gamelib.games.minishogi.features.
 
-Works on SFEN text through :class:`gamelib.minishogi.Position`'s public readers and the move
-rules of :mod:`gamelib.minishogi.rules` (no engine tables, no attack code of the engine), and
+Works on SFEN text through :class:`gamelib.games.minishogi.Position`'s public readers and the move
+rules of :mod:`gamelib.games.minishogi.rules` (no engine tables, no attack code of the engine), and
 returns φ(s) as a mapping from feature *names* (as the module's docstring defines them) to values.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-import gamelib.minishogi as ms
-from gamelib.minishogi import rules as R
+import gamelib.games.minishogi as ms
+from gamelib.games.minishogi import rules as R
 
 TYPE_NAME = {R.PAWN: "P", R.SILVER: "S", R.GOLD: "G", R.BISHOP: "B", R.ROOK: "R", R.KING: "K",
              R.TOKIN: "+P", R.PRO_SILVER: "+S", R.HORSE: "+B", R.DRAGON: "+R"}

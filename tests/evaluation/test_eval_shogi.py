@@ -1,4 +1,4 @@
-"""Tests of gamelib.evaluation.shogi: layout, features against an independent oracle,
+"""Tests of gamelib.games.minishogi.features: layout, features against an independent oracle,
 the two sides' halves under the mirror, evaluate == θ·φ, material-only engine, initial weights, parameter files."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from eval_positions import mirror_sfen, mirror_state
 from feature_oracle import phi as oracle_phi
 
-import gamelib.minishogi as ms
-from gamelib.evaluation import shogi as E
-from gamelib.minishogi import core
+import gamelib.games.minishogi as ms
+from gamelib.games.minishogi import features as E
+from gamelib.games.minishogi import core
 
 
 def state(sfen: str) -> np.ndarray:

@@ -14,9 +14,9 @@ import pytest
 from gamelib.experiments import bonanza_othello as BO
 from gamelib.experiments.cli import main as cli_main
 from gamelib.experiments.othello_ladder import learned_spec
-from gamelib.games import othello_features as F
+from gamelib.games.othello import features as F
 from gamelib.learn import bonanza_othello as bo
-from gamelib.othello import wthor
+from gamelib.games.othello import wthor
 
 from wthor_runs import experiment_argv, finish, kill_at, listing, needs_wthor, read_files, start_paused_at
 
@@ -175,14 +175,14 @@ def test_sizes_the_records_cannot_serve_are_refused_before_anything_is_written(
     line = _refused(params, tmp_path, capsys)
     assert message in line
     if "year" in message:
-        assert "python -m gamelib.othello.download --years" in line
+        assert "python -m gamelib.games.othello.download --years" in line
 
 
 def test_a_missing_wthor_folder_is_one_error_naming_the_download(tmp_path, capsys, monkeypatch):
     monkeypatch.delenv(wthor.ENV_VAR, raising=False)
     monkeypatch.setattr(wthor, "default_dirs", lambda: [tmp_path / "no-wthor"])
     line = _refused([], tmp_path, capsys)
-    assert "no WTHOR .wtb files found" in line and "python -m gamelib.othello.download" in line
+    assert "no WTHOR .wtb files found" in line and "python -m gamelib.games.othello.download" in line
 
 
 def test_the_profiles_round_trip_and_the_noise_is_the_pgleaf_studys():

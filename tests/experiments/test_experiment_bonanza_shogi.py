@@ -8,7 +8,7 @@ import pytest
 
 from gamelib.experiments import bonanza_shogi as B
 from gamelib.experiments.cli import main as cli_main
-from gamelib.minishogi.records import read_records
+from gamelib.games.minishogi.records import read_records
 
 TINY = {**B.PROFILES["quick"], "n_games": 4, "teacher_nodes": 300, "test_fraction": 0.25,
         "n_epochs": 2, "batch_size": 16, "batch_refresh_every": 2, "n_train_eval": 20,

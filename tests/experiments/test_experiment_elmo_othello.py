@@ -13,7 +13,7 @@ import pytest
 from gamelib.experiments import elmo_othello as EO
 from gamelib.experiments.cli import main as cli_main
 from gamelib.experiments.othello_ladder import learned_spec
-from gamelib.games import othello_features as F
+from gamelib.games.othello import features as F
 from gamelib.learn import elmo_positions as EP
 
 from wthor_runs import experiment_argv, finish, kill_at, listing, needs_wthor, read_files, wthor_missing
@@ -176,5 +176,5 @@ def test_records_that_cannot_serve_the_sizes_are_refused_before_anything_is_writ
     assert cli_main(["elmo_othello", "--profile", "quick", "--out", str(out), "--no-progress",
                      "-p", "last_year", "2099"]) == 2
     line = capsys.readouterr().err.strip()
-    assert "no WTHOR file for year(s) " in line and "python -m gamelib.othello.download" in line
+    assert "no WTHOR file for year(s) " in line and "python -m gamelib.games.othello.download" in line
     assert not out.exists()

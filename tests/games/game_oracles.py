@@ -28,9 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from gamelib.games.protocol import ONGOING
-from gamelib.minishogi import core as mcore
-from gamelib.minishogi.notation import format_sfen, format_usi
-from gamelib.othello import core as ocore
+from gamelib.games.minishogi import core as mcore
+from gamelib.games.minishogi.notation import format_sfen, format_usi
+from gamelib.games.othello import core as ocore
 
 _HERE = Path(__file__).resolve().parent
 
@@ -43,13 +43,13 @@ def _load(name: str, path: Path):
 
 
 class MinishogiOracle:
-    """Fairy-Stockfish's minishogi, adapted to our rules by :mod:`gamelib.minishogi.ffish`."""
+    """Fairy-Stockfish's minishogi, adapted to our rules by :mod:`gamelib.games.minishogi.ffish`."""
 
     #: The published minishogi perft of the start position (as tests/minishogi uses).
     published_perft = {1: 14, 2: 181, 3: 2_512, 4: 35_401, 5: 533_203, 6: 8_276_188}
 
     def __init__(self):
-        from gamelib.minishogi import ffish
+        from gamelib.games.minishogi import ffish
 
         self.ff = ffish
         self.start_fen = ffish.sfen_to_fen("rbsgk/4p/5/P4/KGSBR b - 1")
@@ -82,7 +82,7 @@ class MinishogiOracle:
         return int(mcore.perft(s.copy(), depth))
 
     def theta(self, rng):
-        from gamelib.evaluation.shogi import N_FEATURES
+        from gamelib.games.minishogi.features import N_FEATURES
 
         return rng.normal(0.0, 0.05, N_FEATURES)
 
@@ -103,7 +103,7 @@ class OthelloOracle:
 
     @staticmethod
     def colours(s):
-        """``(black, white, black_to_move)`` of a state, by the layout of gamelib.games.othello."""
+        """``(black, white, black_to_move)`` of a state, by the layout of gamelib.games.othello.game."""
         ply = int(s[0])
         p, o = (int(x) for x in s[4 + 2 * ply:6 + 2 * ply].view(np.uint64))
         black_to_move = (int(s[1]) + ply) % 2 == 0
@@ -143,7 +143,7 @@ class OthelloOracle:
         return int(ocore.perft(np.uint64(p), np.uint64(o), depth))
 
     def theta(self, rng):
-        from gamelib.games.othello_features import N_FEATURES
+        from gamelib.games.othello.features import N_FEATURES
 
         return rng.normal(0.0, 1.0, N_FEATURES)
 

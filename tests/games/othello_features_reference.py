@@ -1,4 +1,4 @@
-"""A slow, plain-Python reference of the Othello evaluation's features (gamelib.games.othello_features).
+"""A slow, plain-Python reference of the Othello evaluation's features (gamelib.games.othello.features).
 
 Written from the module's documentation alone, on the grid of ``tests/othello/reference.py``
 ("X" black, "O" white, "-" empty; index 8 * row + col, a1 = 0): patterns by square names, the

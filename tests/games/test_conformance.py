@@ -29,8 +29,8 @@ import pytest
 from numba import njit
 
 from game_oracles import ORACLES
-from gamelib.games import minishogi as gms
-from gamelib.games import othello as gos
+from gamelib.games.minishogi import game as gms
+from gamelib.games.othello import game as gos
 from gamelib.games import registry
 from gamelib.games.perft import perft
 from gamelib.games.playout import random_playout

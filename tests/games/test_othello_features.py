@@ -1,4 +1,4 @@
-"""The Othello evaluation's features (gamelib.games.othello_features) against a slow reference.
+"""The Othello evaluation's features (gamelib.games.othello.features) against a slow reference.
 
 On the positions of seeded random playouts and of professional games (WTHOR, when the records
 are there): φ is the plain-Python reference's, entry for entry and in order; evaluate is θ·φ
@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 import othello_features_reference as ref
-from gamelib.games import othello as gos
-from gamelib.games import othello_features as of
+from gamelib.games.othello import game as gos
+from gamelib.games.othello import features as of
 from gamelib.games import registry
 from gamelib.games.playout import random_playout
 from othello_reference import positional as reference_positional
-from gamelib.othello import wthor
+from gamelib.games.othello import wthor
 
 WTHOR_DIR = wthor.default_dirs()[-2]   # the shared records, as tests/othello uses
 

@@ -1,5 +1,5 @@
-"""Othello's value-network evaluation kind (``EVAL_MLP`` of :mod:`gamelib.games.othello`): the
-kernel's score is the network's value of :mod:`gamelib.othello.mlp` bit for bit, from the side to
+"""Othello's value-network evaluation kind (``EVAL_MLP`` of :mod:`gamelib.games.othello.game`): the
+kernel's score is the network's value of :mod:`gamelib.games.othello.mlp` bit for bit, from the side to
 move's view, for float32 and float64 networks of both input encodings; the packed θ round-trips;
 the game-neutral search and the softmax player play with it; a kind a game lacks and parameters
 of the other kind are refused by name; the linear kind is unchanged."""
@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gamelib.games import othello as go
+from gamelib.games.othello import game as go
 from gamelib.games import registry
 from gamelib.games.protocol import EVAL_LINEAR, ONGOING, check_kind, eval_weights
-from gamelib.othello.mlp import MLP
+from gamelib.games.othello.mlp import MLP
 from gamelib.play import games as G
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,7 +126,7 @@ def test_bad_packed_networks_are_refused_by_name():
             go.check_mlp_theta(bad, name="net")
     with pytest.raises(ValueError, match="does not match its length"):
         go.check_mlp_theta(theta[:-1])
-    with pytest.raises(ValueError, match="pack_mlp needs a gamelib.othello.mlp.MLP"):
+    with pytest.raises(ValueError, match="pack_mlp needs a gamelib.games.othello.mlp.MLP"):
         go.pack_mlp(linear)
 
 
@@ -179,16 +179,16 @@ def test_the_softmax_player_scores_the_children_by_the_network():
 def test_parameters_of_the_other_kind_are_refused_by_name():
     theta = go.pack_mlp(NETWORKS["f32-paper-odd"]())
     s, rng = GAME.start(60), np.random.default_rng(0)
-    with pytest.raises(ValueError, match="not a value network packed by gamelib.games.othello.pack_mlp"):
+    with pytest.raises(ValueError, match="not a value network packed by gamelib.games.othello.game.pack_mlp"):
         G.SearchPlayer(go.initial_theta(), go.EVAL_MLP).choose(GAME, s, rng, 0)
     with pytest.raises(ValueError, match="vector of 54848 parameters"):
         G.SearchPlayer(theta, EVAL_LINEAR).choose(GAME, s, rng, 0)
-    with pytest.raises(ValueError, match="not a value table packed by gamelib.games.othello.pack_table "
+    with pytest.raises(ValueError, match="not a value table packed by gamelib.games.othello.game.pack_table "
                                          r"\(its first entry is not TABLE_TAG\): it is a value network "
                                          r"packed by pack_mlp \(the kind EVAL_MLP\)"):
         G.SearchPlayer(theta, go.EVAL_TABLE).choose(GAME, s, rng, 0)
     table = np.array([go.TABLE_TAG, 1.0, 0.0, 0.0, -1.0])               # a packed empty table
-    with pytest.raises(ValueError, match="not a value network packed by gamelib.games.othello.pack_mlp "
+    with pytest.raises(ValueError, match="not a value network packed by gamelib.games.othello.game.pack_mlp "
                                          r"\(its first entry is not MLP_TAG\): it is a value table "
                                          r"packed by pack_table \(the kind EVAL_TABLE\)"):
         G.SearchPlayer(table, go.EVAL_MLP).choose(GAME, s, rng, 0)

@@ -1,4 +1,4 @@
-"""Othello's value-table evaluation kind (``EVAL_TABLE`` of :mod:`gamelib.games.othello`): the
+"""Othello's value-table evaluation kind (``EVAL_TABLE`` of :mod:`gamelib.games.othello.game`): the
 kernel's score is the paper's by its formula bit for bit (found positions their win rate for
 the side to move, misses scored by the fallback network or 0, both sides to move); the
 game-neutral search with it finds the minimax score of a plain negamax
@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gamelib.games import othello as go
+from gamelib.games.othello import game as go
 from gamelib.games import registry
 from gamelib.games.protocol import EVAL_LINEAR, ONGOING
-from gamelib.othello import core
-from gamelib.othello.mlp import MLP
-from gamelib.othello.value_table import ValueTable, table_value
+from gamelib.games.othello import core
+from gamelib.games.othello.mlp import MLP
+from gamelib.games.othello.value_table import ValueTable, table_value
 from gamelib.play import games as G
 from othello_reference import after, negamax
 
@@ -301,9 +301,9 @@ def test_damaged_packed_tables_are_refused_by_name():
         go.check_mlp_theta(theta)
     with pytest.raises(ValueError, match="vector of 54848 parameters"):
         G.SearchPlayer(theta, EVAL_LINEAR).choose(GAME, GAME.start(60), np.random.default_rng(0), 0)
-    with pytest.raises(ValueError, match="pack_table needs a gamelib.othello.value_table.ValueTable"):
+    with pytest.raises(ValueError, match="pack_table needs a gamelib.games.othello.value_table.ValueTable"):
         go.pack_table(theta)
-    with pytest.raises(ValueError, match="fallback must be a gamelib.othello.mlp.MLP or None"):
+    with pytest.raises(ValueError, match="fallback must be a gamelib.games.othello.mlp.MLP or None"):
         go.pack_table(TABLE, theta)
 
 

@@ -15,7 +15,7 @@ from numba import njit
 from numba.core.caching import FunctionCache, NullCache
 
 from gamelib.games import bench, perft, playout, protocol, registry
-from gamelib.games import othello as gos
+from gamelib.games.othello import game as gos
 from gamelib.games.protocol import CONSTANTS, KERNELS, PYTHON, ProtocolError, game_from_module
 from gamelib.games.specialize import fingerprint, generic, specialize
 

@@ -9,7 +9,7 @@ import pytest
 
 from gamelib.algorithms import leaves as lv
 from gamelib.algorithms.alphabeta import new_workspace
-from gamelib.games import othello_features as F
+from gamelib.games.othello import features as F
 from gamelib.games import registry
 from gamelib.learn import bonanza as bz
 from gamelib.learn import bonanza_othello as bo
@@ -17,7 +17,7 @@ from gamelib.learn import bonanza_search as bsr
 from gamelib.learn import bonanza_steps as bst
 from gamelib.learn import central_difference_gradient, gradient_relative_error
 from gamelib.learn.bonanza_positions import ExpertPositions
-from gamelib.games.othello_features import CLASSIC_WEIGHTS
+from gamelib.games.othello.features import CLASSIC_WEIGHTS
 from gamelib.runtime.executor import Executor
 
 

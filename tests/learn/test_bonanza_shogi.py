@@ -6,11 +6,11 @@ import math
 import numpy as np
 import pytest
 
-from gamelib.evaluation import shogi as E
+from gamelib.games.minishogi import features as E
 from gamelib.learn import bonanza as bz
 from gamelib.learn import bonanza_shogi as bs
 from gamelib.learn import central_difference_gradient, gradient_relative_error
-from gamelib.minishogi.records import replay
+from gamelib.games.minishogi.records import replay
 from gamelib.play.teacher_games import ExpertSettings, teacher_game, teacher_games
 from gamelib.search import root_leaves
 
@@ -48,7 +48,7 @@ def test_teacher_game_records_start_after_the_opening():
 def test_record_positions(positions):
     assert len(positions) > 40
     buf = np.empty(256, dtype=np.int32)
-    from gamelib.minishogi import core
+    from gamelib.games.minishogi import core
     for i in range(0, len(positions), 7):
         g, p = positions.game[i], positions.ply[i]
         rec = positions.games[g]
@@ -68,7 +68,7 @@ def test_search_matches_root_leaves_and_eq5(positions, theta):
         i = ids[r]
         rec = positions.games[positions.game[i]]
         s, codes = replay(rec.start_sfen, rec.moves[:positions.ply[i] + 1])
-        from gamelib.minishogi import core
+        from gamelib.games.minishogi import core
         core.unmake_move(s)
         rl = root_leaves(s, theta, E.EVAL_LINEAR, 1, 4)
         a, b = cache.move_ptr[r], cache.move_ptr[r + 1]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from gamelib.algorithms.alphabeta import LEAF_STATIC, MATE_BOUND
-from gamelib.games import othello_features as F
+from gamelib.games.othello import features as F
 from gamelib.games import registry
 from gamelib.learn import elmo_positions as EP
 from gamelib.learn.bonanza_positions import ExpertPositions

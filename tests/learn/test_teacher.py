@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from gamelib.evaluation import shogi as E
-from gamelib.evaluation.reference import reference_theta
+from gamelib.games.minishogi import features as E
+from gamelib.games.minishogi.reference import reference_theta
 from gamelib.learn import teacher as T
-from gamelib.minishogi import core as mc
-from gamelib.minishogi.notation import parse_sfen
-from gamelib.minishogi.sampling import random_positions
+from gamelib.games.minishogi import core as mc
+from gamelib.games.minishogi.notation import parse_sfen
+from gamelib.games.minishogi.sampling import random_positions
 from gamelib.search import LEAF_STATIC, search
 
 SETTINGS = T.TeacherSettings(node_budget=300, opening_plies=4, eval_limit=0.5, max_plies=200)

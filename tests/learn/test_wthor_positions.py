@@ -9,13 +9,13 @@ import pytest
 
 from gamelib.games import registry
 from gamelib.learn import wthor_positions as wp
-from gamelib.othello import wthor
+from gamelib.games.othello import wthor
 
 G = registry.get("othello")
 SHARED = wthor.default_dirs()[-2]
 needs_wthor = pytest.mark.skipif(
     not (SHARED / "WTH_1980.wtb").is_file(),
-    reason=f"the WTHOR records are not at {SHARED} (python -m gamelib.othello.download)")
+    reason=f"the WTHOR records are not at {SHARED} (python -m gamelib.games.othello.download)")
 
 
 @pytest.fixture(scope="module")

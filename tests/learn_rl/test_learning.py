@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
-from gamelib.evaluation import shogi as ev
-from gamelib.learn import selfplay as sp
+from gamelib.games.minishogi import features as ev
+from gamelib.learn import learners
+from gamelib.learn import pg_selfplay as pg, td_selfplay as tds
 from gamelib.play.shogi import RandomPlayer, SearchPlayer, play_match
 from gamelib.play.stats import binomial_test
 
@@ -20,15 +21,17 @@ def _against_random(theta):
 
 @pytest.mark.parametrize("algorithm", ["reinforce", "td"])
 def test_a_blank_learner_improves_against_random_play(algorithm):
-    settings = sp.LearnerSettings(algorithm, M=50, max_plies=150)      # the paper's alpha, T
+    learner = learners.get(algorithm)
+    family = {"M": 50} if learner.module is pg else {}                 # (TD updates every game)
+    settings = learner.settings(max_plies=150, **family)               # the paper's alpha, T
     theta = np.zeros(ev.N_FEATURES)
     before = _against_random(theta)
     for batch in range(6):                                             # 300 self-play games
-        seeds = np.arange(batch * settings.M, (batch + 1) * settings.M)
-        if settings.policy_gradient:
-            theta = sp.pg_update(theta, sp.play_pg_games(theta, settings, seeds), settings)
+        seeds = np.arange(batch * 50, (batch + 1) * 50)
+        if learner.module is pg:
+            theta = pg.pg_update(theta, pg.play_pg_games(theta, settings, seeds), settings)
         else:
-            theta, _ = sp.play_td_games(theta, settings, seeds)
+            theta, _ = tds.play_td_games(theta, settings, seeds)
     after = _against_random(theta)
     # games the learner failed to win, before and after: far fewer after learning
     failed_before = GAMES - before.wins

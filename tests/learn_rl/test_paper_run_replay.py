@@ -12,7 +12,7 @@ checkpoint carried with the unfinished run (README, "carry an unfinished run").
 import numpy as np
 import pytest
 
-from gamelib.evaluation import shogi as ev
+from gamelib.games.minishogi import features as ev
 from gamelib.experiments.pgleaf import training as T
 from gamelib.experiments.pgleaf.closest import closest_folder, closest_sizes
 from gamelib.experiments.pgleaf.config import pgleaf_config, runs_of, settings_of

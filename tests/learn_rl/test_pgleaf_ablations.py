@@ -95,7 +95,7 @@ def test_head_to_head_against_the_committed_runs(tmp_path):
     """Every ablation run meets the committed run of its algorithm, reward and replicate with
     both colours; a stored game is the game its documented seed plays, and the table's columns
     are the stored games tallied."""
-    from gamelib.evaluation import shogi as ev
+    from gamelib.games.minishogi import features as ev
     from gamelib.experiments.pgleaf.ablations import ablation_folder, head_to_head
     from gamelib.experiments.pgleaf.matches import MatchSettings
     from gamelib.play.shogi import play_game

@@ -53,5 +53,6 @@ def test_the_closest_configuration_is_the_paper_profile_with_its_four_changes():
     steps = {r.algorithm: settings_of(r, opts.sizes) for r in pgleaf.runs_of(opts.sizes)}
     assert steps["pgleaf"].alpha == steps["reinforce"].alpha == 0.001
     assert steps["td"].alpha == steps["tdleaf"].alpha == sizes["td_alpha"]
-    assert all(st.tie_sides and st.beta == 12.8 for st in steps.values())
+    assert all(st.tie_sides for st in steps.values())
+    assert steps["td"].beta == steps["tdleaf"].beta == 12.8
     assert len(pgleaf.runs_of(opts.sizes)) == 4 * 2 * 5

@@ -14,7 +14,7 @@ from gamelib.experiments import pgleaf
 from gamelib.experiments.cli import main
 from gamelib.experiments.pgleaf.config import LEARNER_KEYS, PGLeafConfig
 from gamelib.experiments.registry import discover
-from gamelib.learn.selfplay import LearnerSettings
+from gamelib.learn import pg_selfplay, td_selfplay
 from gamelib.runtime.paths import results_dir
 
 COMMITTED = sorted(results_dir("paper", "pgleaf").glob("**/provenance.json"))
@@ -111,8 +111,10 @@ def test_every_way_of_making_a_configuration_validates_it():
 
 
 def test_the_configuration_holds_every_learner_setting():
-    """LearnerSettings owns the learners' settings: the configuration has a field for each."""
-    learner = {f.name for f in dataclasses.fields(LearnerSettings)} - {"algorithm", "reward"}
+    """The learners' settings own their fields: the configuration has a field for each field
+    of either family."""
+    learner = {f.name for cls in (pg_selfplay.Settings, td_selfplay.Settings)
+               for f in dataclasses.fields(cls)} - {"algorithm", "reward"}
     assert learner == set(LEARNER_KEYS)
     assert learner <= {f.name for f in dataclasses.fields(PGLeafConfig)}
 
@@ -139,8 +141,8 @@ def test_a_committed_run_reads_as_the_sizes_it_stored(path):
     plain = config.as_dict()
     assert {k: json.dumps(plain[k]) for k in stored} == {k: json.dumps(v)
                                                           for k, v in stored.items()}
-    later = {f.name: f.default for f in dataclasses.fields(LearnerSettings)
-             if f.name in LEARNER_KEYS}
+    later = {f.name: f.default for cls in (pg_selfplay.Settings, td_selfplay.Settings)
+             for f in dataclasses.fields(cls) if f.name in LEARNER_KEYS}
     later.update(match_opening_plies=0, td_alpha=None)
     assert {k: plain[k] for k in set(plain) - set(stored)} == {
         k: later[k] for k in set(plain) - set(stored)}

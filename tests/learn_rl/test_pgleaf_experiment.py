@@ -80,7 +80,7 @@ def test_bad_options_are_refused(tmp_path, capsys):
     assert main(["pgleaf", "--out", str(tmp_path / "x"), "-p", "n_gamez", "3"]) == 2
     assert "unknown parameter(s) 'n_gamez'" in capsys.readouterr().err
     assert main(["pgleaf", "--out", str(tmp_path / "y"), "-p", "beta", "-1"]) == 2
-    assert "beta must be a number in (0.0, inf], got -1" in capsys.readouterr().err
+    assert "beta must be a positive number, got -1" in capsys.readouterr().err
     assert not (tmp_path / "y").exists()
 
 
@@ -154,7 +154,8 @@ def test_fastest_rise_is_checked_where_the_paper_states_it():
 
 
 def test_learner_settings_are_set_from_the_command_line(tmp_path, capsys):
-    """LearnerSettings owns the hyper-parameters; the profile and ``-p`` reach them."""
+    """The learners' settings own the hyper-parameters; the profile and ``-p`` reach them
+    (every learner field is checked, whichever learners run)."""
     from gamelib.experiments.registry import discover
 
     registry = discover()
@@ -167,9 +168,10 @@ def test_learner_settings_are_set_from_the_command_line(tmp_path, capsys):
     default = pgleaf.settings_of(run, pgleaf.profile_config("quick"))
     assert default.temperature == {"pgleaf": 0.05, "reinforce": 0.05, "tdleaf": 0.03,
                                    "td": 0.03}[run.algorithm]           # None: the paper's
-    for key, value, message in (("temperature", "-1", "temperature must be a number"),
+    for key, value, message in (("temperature", "-1", "temperature must be a positive number"),
                                 ("baseline", '"median"', "unknown baseline 'median'"),
-                                ("qdepth", "1.5", "qdepth must be an integer")):
+                                ("qdepth", "1.5", "qdepth must be a non-negative integer"),
+                                ("lam", "2", "lam must be a number in [0, 1]")):
         assert main(["pgleaf", "--out", str(tmp_path / key), "-p", key, value]) == 2
         assert message in capsys.readouterr().err
         assert not (tmp_path / key).exists()                            # nothing written

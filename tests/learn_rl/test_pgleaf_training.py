@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import pgleaf_tiny as tiny
-from gamelib.evaluation import shogi as ev
+from gamelib.games.minishogi import features as ev
 from gamelib.experiments import pgleaf
 from gamelib.runtime.atomic import read_json
 from gamelib.runtime.checkpoint import MANIFEST

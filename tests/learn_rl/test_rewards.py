@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from gamelib.learn import selfplay as sp
-from gamelib.minishogi import START_SFEN, core
-from gamelib.minishogi.notation import parse_sfen, usi_to_move
+from gamelib.games.minishogi import START_SFEN, core
+from gamelib.games.minishogi.notation import parse_sfen, usi_to_move
 
 
 def _play(sfen, moves):

@@ -5,9 +5,10 @@ import numpy as np
 import pytest
 
 from gamelib.play.games import softmax_policy
-from gamelib.evaluation import shogi as ev
-from gamelib.learn import selfplay as sp
-from gamelib.minishogi import core
+from gamelib.games.minishogi import features as ev
+from gamelib.learn import learners, selfplay as sp
+from gamelib.learn import pg_selfplay as pg, td_selfplay as tds
+from gamelib.games.minishogi import core
 from gamelib.search import root_leaves
 
 from replayed import check_pg_record, expected_td_update
@@ -37,9 +38,9 @@ def _replay(theta, settings, moves):
 
 @pytest.mark.parametrize("algorithm, reward", [("pgleaf", "non_mdp"), ("reinforce", "mdp")])
 def test_policy_gradient_game_replays_to_the_same_scores(theta, algorithm, reward):
-    settings = sp.LearnerSettings(algorithm, reward, max_plies=80)
+    settings = learners.settings(algorithm, reward, max_plies=80)
     for seed in (11, 12):
-        rec = sp.play_pg_games(theta, settings, [seed])[0]
+        rec = pg.play_pg_games(theta, settings, [seed])[0]
         s, result, steps = _replay(theta, settings, rec.moves)
         assert result == rec.result and rec.plies == len(rec.moves)
         assert rec.rewards.tolist() == list(sp.game_rewards(s, result, reward))
@@ -48,8 +49,8 @@ def test_policy_gradient_game_replays_to_the_same_scores(theta, algorithm, rewar
 
 @pytest.mark.parametrize("algorithm, reward", [("tdleaf", "mdp"), ("td", "non_mdp")])
 def test_td_game_replays_to_the_same_update(theta, algorithm, reward):
-    settings = sp.LearnerSettings(algorithm, reward, max_plies=80)
-    new, (rec,) = sp.play_td_games(theta, settings, [21])
+    settings = learners.settings(algorithm, reward, max_plies=80)
+    new, (rec,) = tds.play_td_games(theta, settings, [21])
     s, result, steps = _replay(theta, settings, rec.moves)
     assert result == rec.result
     rewards = sp.game_rewards(s, result, reward)
@@ -60,8 +61,8 @@ def test_td_game_replays_to_the_same_update(theta, algorithm, reward):
 
 
 def test_first_moves_follow_the_softmax_policy(theta):
-    settings = sp.LearnerSettings("pgleaf", max_plies=1)          # games end after one ply
-    recs = sp.play_pg_games(theta, settings, np.arange(3000))
+    settings = learners.settings("pgleaf", max_plies=1)          # games end after one ply
+    recs = pg.play_pg_games(theta, settings, np.arange(3000))
     rl = root_leaves(sp.start_state(1, 4), theta, ev.EVAL_LINEAR, 1, 4, max_plies=1)
     probs = softmax_policy(rl.scores, settings.temperature)
     first = np.array([r.moves[0] for r in recs])
@@ -73,34 +74,44 @@ def test_first_moves_follow_the_softmax_policy(theta):
 
 
 def test_seeds_decide_the_games(theta):
-    settings = sp.LearnerSettings("reinforce", max_plies=60)
-    a = sp.play_pg_games(theta, settings, [1, 2, 3])
-    b = sp.play_pg_games(theta, settings, [3, 1])
+    settings = learners.settings("reinforce", max_plies=60)
+    a = pg.play_pg_games(theta, settings, [1, 2, 3])
+    b = pg.play_pg_games(theta, settings, [3, 1])
     assert np.array_equal(a[2].moves, b[0].moves) and np.array_equal(a[0].moves, b[1].moves)
     assert not np.array_equal(a[0].moves, a[1].moves)
     with pytest.raises(ValueError, match="seeds must be"):
-        sp.play_pg_games(theta, settings, [2 ** 32])
+        pg.play_pg_games(theta, settings, [2 ** 32])
     with pytest.raises(ValueError, match="theta"):
-        sp.play_pg_games(theta[:5], settings, [1])
+        pg.play_pg_games(theta[:5], settings, [1])
 
 
 def test_settings_defaults_and_bad_values():
-    s = sp.LearnerSettings("tdleaf")
-    assert (s.alpha, s.gamma, s.temperature, s.lam, s.qdepth, s.M) == (0.001, 1.0, 0.03, 0.7, 4, 100)
-    assert sp.LearnerSettings("reinforce").temperature == 0.05
-    assert sp.LearnerSettings("td").qdepth == 0 and not sp.LearnerSettings("td").uses_search
+    s = learners.settings("tdleaf")
+    assert (s.alpha, s.gamma, s.temperature, s.lam, s.beta, s.qdepth) == (0.001, 1.0, 0.03, 0.7, 1.0, 4)
+    s = learners.settings("pgleaf")
+    assert (s.temperature, s.qdepth, s.M, s.baseline) == (0.05, 4, 100, "component") and s.searches
+    assert isinstance(s, pg.Settings) and isinstance(learners.settings("td"), tds.Settings)
+    assert learners.settings("reinforce").temperature == 0.05
+    assert learners.settings("td").qdepth == 0 and not learners.settings("td").searches
     for kw, msg in [({"algorithm": "sarsa"}, "unknown algorithm"),
                     ({"algorithm": "td", "reward": "dense"}, "unknown reward"),
                     ({"algorithm": "td", "alpha": 0}, "alpha"),
+                    ({"algorithm": "td", "alpha": float("inf")}, "alpha"),
                     ({"algorithm": "td", "lam": 1.5}, "lam"),
+                    ({"algorithm": "td", "M": 5}, "unknown setting.*M of TD"),
+                    ({"algorithm": "pgleaf", "lam": 0.5}, "unknown setting.*lam of PGLeaf"),
                     ({"algorithm": "pgleaf", "baseline": "best"}, "unknown baseline"),
                     ({"algorithm": "pgleaf", "M": 0}, "M must be")]:
         with pytest.raises(ValueError, match=msg):
-            sp.LearnerSettings(**kw)
+            learners.settings(**kw)
+    with pytest.raises(ValueError, match="unknown algorithm 'td' for gamelib.learn.pg_selfplay"):
+        pg.Settings("td")                   # a family's settings know their learners
+    with pytest.raises(ValueError, match="policy-gradient learner's settings"):
+        pg.play_pg_games(ev.initial_theta(0), learners.settings("td"), [1])
 
 
 def test_mirror_replies_count_gote_copying_sente():
-    from gamelib.minishogi import Position
+    from gamelib.games.minishogi import Position
 
     pos = Position()
     # 2e4c 4a2c (a mirror reply) 4e3d 2a3b (mirror) 3d2c 3b2c (a recapture, not a mirror)
@@ -121,11 +132,11 @@ def test_learn_tempo_false_keeps_the_tempo_weight(theta, algorithm):
     start[k] = 0.0
     out = {}
     for learn in (True, False):
-        settings = sp.LearnerSettings(algorithm, max_plies=60, learn_tempo=learn)
-        if settings.policy_gradient:
-            out[learn] = sp.pg_update(start, sp.play_pg_games(start, settings, [1, 2, 3]), settings)
+        settings = learners.settings(algorithm, max_plies=60, learn_tempo=learn)
+        if isinstance(settings, pg.Settings):
+            out[learn] = pg.pg_update(start, pg.play_pg_games(start, settings, [1, 2, 3]), settings)
         else:
-            out[learn] = sp.play_td_games(start, settings, [1, 2, 3])[0]
+            out[learn] = tds.play_td_games(start, settings, [1, 2, 3])[0]
     assert out[False][k] == 0.0 and out[True][k] != 0.0
     # the other weights move as if the tempo weight were learned (for TD, until it first moves)
     assert np.abs(out[False] - start).max() > 0
@@ -133,7 +144,7 @@ def test_learn_tempo_false_keeps_the_tempo_weight(theta, algorithm):
         mask = np.arange(ev.N_FEATURES) != k
         np.testing.assert_array_equal(out[False][mask], out[True][mask])
     with pytest.raises(ValueError, match="learn_tempo"):
-        sp.LearnerSettings("td", learn_tempo="no")
+        learners.settings("td", learn_tempo="no")
 
 
 @pytest.mark.parametrize("algorithm", ["tdleaf", "pgleaf"])
@@ -142,11 +153,11 @@ def test_tie_sides_keeps_the_evaluation_antisymmetric(algorithm):
     half = ev.OPP_OFFSET
     out = {}
     for tie in (False, True):
-        settings = sp.LearnerSettings(algorithm, max_plies=60, tie_sides=tie)
-        if settings.policy_gradient:     # seeds 1-8: sente wins one game (rewards must vary)
-            out[tie] = sp.pg_update(start, sp.play_pg_games(start, settings, range(1, 9)), settings)
+        settings = learners.settings(algorithm, max_plies=60, tie_sides=tie)
+        if isinstance(settings, pg.Settings):     # seeds 1-8: sente wins one game (rewards must vary)
+            out[tie] = pg.pg_update(start, pg.play_pg_games(start, settings, range(1, 9)), settings)
         else:
-            out[tie] = sp.play_td_games(start, settings, [1, 2, 3])[0]
+            out[tie] = tds.play_td_games(start, settings, [1, 2, 3])[0]
     assert np.array_equal(out[True][:half], out[True][half:2 * half])
     assert not np.array_equal(out[False][:half], out[False][half:2 * half])
     if algorithm == "pgleaf":
@@ -155,19 +166,19 @@ def test_tie_sides_keeps_the_evaluation_antisymmetric(algorithm):
         np.testing.assert_allclose(out[True][:half] - start[:half], step[:half] + step[half:2 * half],
                                    rtol=1e-12, atol=1e-15)
     with pytest.raises(ValueError, match="equal halves"):
-        sp.play_td_games(start + np.arange(ev.N_FEATURES) * 1e-9,
-                         sp.LearnerSettings("td", max_plies=60, tie_sides=True), [1])
+        tds.play_td_games(start + np.arange(ev.N_FEATURES) * 1e-9,
+                         learners.settings("td", max_plies=60, tie_sides=True), [1])
 
 
 @pytest.mark.parametrize("algorithm", ["tdleaf", "td"])
 def test_policy_sharpness_is_the_softmax_of_the_games_played(theta, algorithm):
     """The measure, recomputed in numpy from a replay of the same games (the first game of a
     TD run is played with θ unchanged, so its moves are the ones policy_sharpness draws)."""
-    settings = sp.LearnerSettings(algorithm, max_plies=80, temperature=0.05)
+    settings = learners.settings(algorithm, max_plies=80, temperature=0.05)
     seeds = [31, 32, 33]
     chosen, fractions = [], []
     for seed in seeds:
-        _, (rec,) = sp.play_td_games(theta, settings, [seed])
+        _, (rec,) = tds.play_td_games(theta, settings, [seed])
         _, _, steps = _replay(theta, settings, rec.moves)
         for _, k, scores, *_ in steps:
             z = (scores - scores.max()) / settings.temperature
@@ -184,9 +195,9 @@ def test_policy_sharpness_is_the_softmax_of_the_games_played(theta, algorithm):
 
 
 def test_policy_sharpness_of_a_hot_policy_is_uniform_and_of_a_cold_one_sharp(theta):
-    hot = sp.policy_sharpness(theta, sp.LearnerSettings("td", max_plies=80, temperature=1e6),
+    hot = sp.policy_sharpness(theta, learners.settings("td", max_plies=80, temperature=1e6),
                               [1, 2])
-    cold = sp.policy_sharpness(theta, sp.LearnerSettings("td", max_plies=80, temperature=1e-4),
+    cold = sp.policy_sharpness(theta, learners.settings("td", max_plies=80, temperature=1e-4),
                                [1, 2])
     assert hot["entropy_fraction"] == pytest.approx(1.0, abs=1e-6) and hot["chosen_prob"] < 0.2
     assert cold["entropy_fraction"] < 0.05 and cold["chosen_prob"] > 0.95

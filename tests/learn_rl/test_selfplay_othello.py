@@ -1,5 +1,5 @@
 """The self-play learners, written once over the game protocol, on Othello (the linear evaluation
-of gamelib.games.othello_features): a recorded game replayed through the generic principal
+of gamelib.games.othello.features): a recorded game replayed through the generic principal
 leaves (gamelib.algorithms.leaves) gives the same g(m) of eq. (3), the same TD(λ) update and the
 rules' result with the MDP rewards; the moves are legal and follow the seeds; the settings that
 need what Othello's evaluation or rewards lack are refused by name.
@@ -11,9 +11,10 @@ import pytest
 from gamelib.algorithms import alphabeta as ab
 from gamelib.algorithms import leaves as lv
 from gamelib.games import registry
-from gamelib.games.othello_features import initial_theta
+from gamelib.games.othello.features import initial_theta
 from gamelib.games.protocol import DRAW, EVAL_LINEAR, ONGOING, WIN
-from gamelib.learn import selfplay as sp
+from gamelib.learn import learners, selfplay as sp
+from gamelib.learn import pg_selfplay as pg, td_selfplay as tds
 
 from replayed import check_pg_record, expected_td_update
 
@@ -56,9 +57,9 @@ def _mdp(result):
 
 @pytest.mark.parametrize("algorithm", ["pgleaf", "reinforce"])
 def test_policy_gradient_game_replays_to_the_same_gradient(theta, algorithm):
-    settings = sp.LearnerSettings(algorithm)
+    settings = learners.settings(algorithm)
     for seed in (11, 12):
-        rec = sp.play_pg_games(theta, settings, [seed], GAME)[0]
+        rec = pg.play_pg_games(theta, settings, [seed], GAME)[0]
         result, steps = _replay(theta, settings, rec.moves)
         assert result == rec.result and rec.plies == len(rec.moves) >= 58
         assert rec.rewards.tolist() == _mdp(result)
@@ -67,8 +68,8 @@ def test_policy_gradient_game_replays_to_the_same_gradient(theta, algorithm):
 
 @pytest.mark.parametrize("algorithm", ["tdleaf", "td"])
 def test_td_game_replays_to_the_same_update(theta, algorithm):
-    settings = sp.LearnerSettings(algorithm)
-    new, (rec,) = sp.play_td_games(theta, settings, [21], GAME)
+    settings = learners.settings(algorithm)
+    new, (rec,) = tds.play_td_games(theta, settings, [21], GAME)
     result, steps = _replay(theta, settings, rec.moves)
     assert result == rec.result and rec.rewards.tolist() == _mdp(result)
     expected = expected_td_update(theta, steps, _mdp(result), settings)
@@ -77,9 +78,9 @@ def test_td_game_replays_to_the_same_update(theta, algorithm):
 
 
 def test_seeds_decide_the_games_and_a_pass_is_a_move(theta):
-    settings = sp.LearnerSettings("reinforce", temperature=1.0)
-    a = sp.play_pg_games(theta, settings, np.arange(40), GAME)
-    b = sp.play_pg_games(theta, settings, [3, 1], GAME)
+    settings = learners.settings("reinforce", temperature=1.0)
+    a = pg.play_pg_games(theta, settings, np.arange(40), GAME)
+    b = pg.play_pg_games(theta, settings, [3, 1], GAME)
     assert np.array_equal(a[3].moves, b[0].moves) and np.array_equal(a[1].moves, b[1].moves)
     assert len({r.moves.tobytes() for r in a}) == 40
     assert any(64 in r.moves.tolist() for r in a), "no pass in 40 hot games"
@@ -87,9 +88,9 @@ def test_seeds_decide_the_games_and_a_pass_is_a_move(theta):
 
 
 def test_policy_sharpness_runs_the_same_games(theta):
-    settings = sp.LearnerSettings("tdleaf")
+    settings = learners.settings("tdleaf")
     sharp = sp.policy_sharpness(theta, settings, [21], GAME)
-    _, (rec,) = sp.play_td_games(theta, settings.__class__("tdleaf", alpha=1e-300), [21], GAME)
+    _, (rec,) = tds.play_td_games(theta, settings.__class__("tdleaf", alpha=1e-300), [21], GAME)
     assert sharp["moves"] == rec.plies and 0.0 < sharp["chosen_prob"] <= 1.0
 
 
@@ -99,8 +100,8 @@ def test_policy_sharpness_runs_the_same_games(theta):
     ({"tie_sides": True}, "no side halves"),
 ])
 def test_what_othello_lacks_is_refused_by_name(theta, change, message):
-    settings = sp.LearnerSettings("tdleaf", **change)
+    settings = learners.settings("tdleaf", **change)
     with pytest.raises(ValueError, match=message):
-        sp.play_td_games(theta, settings, [1], GAME)
+        tds.play_td_games(theta, settings, [1], GAME)
     with pytest.raises(ValueError, match="vector of 54848 parameters"):
-        sp.play_pg_games(theta[:10], sp.LearnerSettings("pgleaf"), [1], GAME)
+        pg.play_pg_games(theta[:10], learners.settings("pgleaf"), [1], GAME)

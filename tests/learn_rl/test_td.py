@@ -113,6 +113,6 @@ def test_empty_sequence_and_bad_input():
 
 
 def test_default_slope_is_one():
-    from gamelib.learn.selfplay import LearnerSettings
+    from gamelib.learn.learners import settings
 
-    assert td.DEFAULT_BETA == 1.0 and LearnerSettings("tdleaf").beta == 1.0
+    assert td.DEFAULT_BETA == 1.0 and settings("tdleaf").beta == 1.0

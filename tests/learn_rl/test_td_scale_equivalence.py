@@ -13,7 +13,8 @@ import pytest
 
 from gamelib.experiments.pgleaf.closest import KNIGHTCAP_BETA
 from gamelib.experiments.pgleaf.training import initial_theta
-from gamelib.learn.selfplay import LearnerSettings, play_td_games
+from gamelib.learn.learners import settings as learner_settings
+from gamelib.learn.td_selfplay import play_td_games
 
 ALPHA, T = 0.001, 0.03
 SEEDS = np.arange(1000, 1200)
@@ -21,9 +22,9 @@ SEEDS = np.arange(1000, 1200)
 
 def _pair(algorithm, beta=KNIGHTCAP_BETA, temperature_b=None, start_b=None):
     theta0 = initial_theta(0, 0)
-    scaled = LearnerSettings(algorithm, beta=beta, alpha=ALPHA / beta ** 2, temperature=T,
+    scaled = learner_settings(algorithm, beta=beta, alpha=ALPHA / beta ** 2, temperature=T,
                              tie_sides=True)
-    unit = LearnerSettings(algorithm, beta=1.0, alpha=ALPHA, tie_sides=True,
+    unit = learner_settings(algorithm, beta=1.0, alpha=ALPHA, tie_sides=True,
                            temperature=beta * T if temperature_b is None else temperature_b)
     theta_a, games_a = play_td_games(theta0, scaled, SEEDS)
     theta_b, games_b = play_td_games(beta * theta0 if start_b is None else start_b, unit, SEEDS)

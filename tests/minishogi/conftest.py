@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
-import gamelib.minishogi as ms
+import gamelib.games.minishogi as ms
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import gamelib.minishogi as ms
-from gamelib.minishogi import core
+import gamelib.games.minishogi as ms
+from gamelib.games.minishogi import core
 
 START = ms.START_SFEN
 BOARD = "rbsgk/4p/5/P4/KGSBR"

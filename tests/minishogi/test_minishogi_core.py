@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from numba import njit
 
-import gamelib.minishogi as ms
-from gamelib.minishogi.ffish import VARIANT, sf, sfen_to_fen, usi_to_ffish
-from gamelib.minishogi import core
+import gamelib.games.minishogi as ms
+from gamelib.games.minishogi.ffish import VARIANT, sf, sfen_to_fen, usi_to_ffish
+from gamelib.games.minishogi import core
 
 #: Published minishogi perft of the start position, depths 1-6.
 PUBLISHED_PERFT = [14, 181, 2_512, 35_401, 533_203, 8_276_188]

@@ -12,9 +12,9 @@ import random
 import numpy as np
 import pytest
 
-import gamelib.minishogi as ms
-from gamelib.minishogi.ffish import ffish_outcome, sfen_to_fen, usi_to_ffish
-from gamelib.minishogi import core
+import gamelib.games.minishogi as ms
+from gamelib.games.minishogi.ffish import ffish_outcome, sfen_to_fen, usi_to_ffish
+from gamelib.games.minishogi import core
 
 # Repetition sequences: (start SFEN, moves, expected result at the end). Each prefix is also
 # compared with pyffish. A rook checks a bare king back and forth (perpetual check), or the

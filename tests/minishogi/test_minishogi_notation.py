@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import gamelib.minishogi as ms
+import gamelib.games.minishogi as ms
 
 BAD_SFENS = [
     ("rbsgk/4p/5/P4 b - 1", "the board has 4 ranks, expected 5"),

@@ -11,8 +11,8 @@ import random
 
 import pytest
 
-import gamelib.minishogi as ms
-from gamelib.minishogi.ffish import (
+import gamelib.games.minishogi as ms
+from gamelib.games.minishogi.ffish import (
     VARIANT,
     fen_to_sfen,
     ffish_legal_usi,

@@ -3,15 +3,15 @@ the file, the line and the problem."""
 
 import pytest
 
-from gamelib.minishogi import records as rc
-from gamelib.minishogi import Position
-from gamelib.minishogi import rules as R
+from gamelib.games.minishogi import records as rc
+from gamelib.games.minishogi import Position
+from gamelib.games.minishogi import rules as R
 
 START = R.START_SFEN
 
 
 def _legal_line(n: int, seed: int = 0) -> list[str]:
-    from gamelib.minishogi.sampling import random_game
+    from gamelib.games.minishogi.sampling import random_game
 
     return random_game(seed)[:n]
 

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamelib import othello as O
-from gamelib.othello import board as B
-from gamelib.games import othello as R
+from gamelib.games import othello as O
+from gamelib.games.othello import board as B
+from gamelib.games.othello import game as R
 from gamelib.play import othello_players as op
 
 S = O.START_BOARD

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gamelib.othello import START_BOARD, Board
+from gamelib.games.othello import START_BOARD, Board
 
 
 def test_start_position():

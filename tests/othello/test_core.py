@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import gamelib.othello as oth
-from gamelib.othello import core
+import gamelib.games.othello as oth
+from gamelib.games.othello import core
 
 from . import reference as ref
 

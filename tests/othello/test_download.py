@@ -9,7 +9,7 @@ import zipfile
 
 import pytest
 
-from gamelib.othello import download, wthor
+from gamelib.games.othello import download, wthor
 
 from .test_wthor import SHARED, game_record, needs_shared, random_games, write_names, write_wtb
 

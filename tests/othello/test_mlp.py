@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gamelib.othello.mlp import (
+from gamelib.games.othello.mlp import (
     MLP,
     PAPER_SIZES,
     encode_states,
@@ -15,7 +15,7 @@ from gamelib.othello.mlp import (
     train,
     weighted_mse,
 )
-from gamelib.othello.value_table import parse_state_string
+from gamelib.games.othello.value_table import parse_state_string
 
 
 def random_boards(n, seed):

@@ -8,8 +8,8 @@ import re
 import numpy as np
 import pytest
 
-from gamelib.othello import START_BOARD, Board
-from gamelib.othello.records import GgfGame, format_ggf, format_transcript, ggf_result, parse_ggf, parse_transcript
+from gamelib.games.othello import START_BOARD, Board
+from gamelib.games.othello.records import GgfGame, format_ggf, format_transcript, ggf_result, parse_ggf, parse_transcript
 
 #: A game with passes (black must pass after the first eight moves).
 WITH_PASS = ("d3", "c3", "b3", "b2", "f5", "a3", "a1", "c1", "pass", "e3")

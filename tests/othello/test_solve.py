@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import gamelib
-import gamelib.othello as oth
-from gamelib.othello import Board
+import gamelib.games.othello as oth
+from gamelib.games.othello import Board
 
 from . import reference as ref
 

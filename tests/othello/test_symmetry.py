@@ -5,9 +5,9 @@ commuting with them."""
 import numpy as np
 import pytest
 
-from gamelib.othello import core
-from gamelib.othello import symmetry as S
-from gamelib.othello.squares import parse_square
+from gamelib.games.othello import core
+from gamelib.games.othello import symmetry as S
+from gamelib.games.othello.squares import parse_square
 
 #: All eight symmetries of the square as plain maps of (column, row), the reference.
 SQUARE_MAPS = {

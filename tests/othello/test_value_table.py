@@ -4,10 +4,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gamelib.othello import Board
+from gamelib.games.othello import Board
 from gamelib.games import registry
 from gamelib.play.games import random_opening
-from gamelib.othello.value_table import (
+from gamelib.games.othello.value_table import (
     PAPER_TABLE2,
     ValueTable,
     aggregate,
@@ -21,7 +21,7 @@ from gamelib.othello.value_table import (
     load_years,
     table_value,
 )
-from gamelib.othello.wthor import find_wthor_dir
+from gamelib.games.othello.wthor import find_wthor_dir
 
 
 def random_games(n, seed, plies=60):

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from gamelib.othello import wthor
+from gamelib.games.othello import wthor
 
 from . import reference as ref
 

@@ -13,16 +13,17 @@ import random
 
 import numpy as np
 
-from gamelib.evaluation import shogi as ev
-from gamelib.learn import selfplay as S
-from gamelib.minishogi import core as mc
-from gamelib.minishogi.notation import parse_sfen
-from gamelib.minishogi.rules import START_SFEN
+from gamelib.games.minishogi import features as ev
+from gamelib.learn import learners, selfplay as S
+from gamelib.learn import pg_selfplay as pg, td_selfplay as tds
+from gamelib.games.minishogi import core as mc
+from gamelib.games.minishogi.notation import parse_sfen
+from gamelib.games.minishogi.rules import START_SFEN
 from gamelib.play import shogi as P
 from gamelib.search import root_leaves, search
 
 #: Self-play cases: (algorithm, reward, seed).
-SELFPLAY_CASES = [(a, r, seed) for a in S.ALGORITHMS for r in S.REWARDS for seed in (0, 1)]
+SELFPLAY_CASES = [(a, r, seed) for a in learners.names() for r in S.REWARDS for seed in (0, 1)]
 #: Games per self-play case (PGLeaf / REINFORCE update every ``_M`` games).
 SELFPLAY_GAMES = 200
 _M = 50
@@ -48,17 +49,18 @@ def digest(*parts) -> str:
 
 def selfplay_case(algorithm: str, reward: str, seed: int, n_games: int = SELFPLAY_GAMES, **kw) -> str:
     """θ (and every game's moves) after ``n_games`` self-play games from ``initial_theta(seed)``."""
-    settings = S.LearnerSettings(algorithm, reward=reward, M=_M, **kw)
+    family = {"M": _M} if algorithm in pg.Settings.PAPER else {}     # (TD learners have no M)
+    settings = learners.settings(algorithm, reward=reward, **family, **kw)
     theta = ev.initial_theta(seed)
     seeds = np.arange(n_games, dtype=np.int64) + 1000 * seed + 7
     moves = []
-    if settings.policy_gradient:
+    if isinstance(settings, pg.Settings):
         for b in range(0, n_games, _M):
-            records = S.play_pg_games(theta, settings, seeds[b:b + _M])
-            theta = S.pg_update(theta, records, settings)
+            records = pg.play_pg_games(theta, settings, seeds[b:b + _M])
+            theta = pg.pg_update(theta, records, settings)
             moves += [r.moves for r in records]
     else:
-        theta, records = S.play_td_games(theta, settings, seeds)
+        theta, records = tds.play_td_games(theta, settings, seeds)
         moves += [r.moves for r in records]
     return digest(theta, np.concatenate(moves), [int(len(m)) for m in moves])
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import exact_cases as C
-from gamelib.minishogi import core as mc
+from gamelib.games.minishogi import core as mc
 
 
 def test_gen_captures_is_the_full_generators_captures_in_order():

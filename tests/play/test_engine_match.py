@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from gamelib.minishogi import Position
+from gamelib.games.minishogi import Position
 from process_tree import session_members
 from gamelib.play import engine_match as M
 from gamelib.play.match_stats import Sprt, elo_interval, likelihood_of_superiority
@@ -66,7 +66,7 @@ FAKE = textwrap.dedent('''
             elif mode == "dropmate":
                 say("bestmove P*1b")
             elif mode == "slow":  # the first legal move (by gamelib's rules), after a pause
-                from gamelib.minishogi import Position
+                from gamelib.games.minishogi import Position
                 pos = Position()
                 for m in MOVES:
                     pos.push_usi(m)

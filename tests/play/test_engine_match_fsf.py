@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from gamelib.minishogi import Position
-from gamelib.minishogi import rules as R
+from gamelib.games.minishogi import Position
+from gamelib.games.minishogi import rules as R
 from gamelib.play import engine_match as M
 from gamelib.play.usi_client import Limits, UsiEngine, position_command
 
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(
     reason=f"Fairy-Stockfish not installed at {FSF} (apt-get install fairy-stockfish, or bash scripts/setup.sh "
            f"as root; or set FAIRY_STOCKFISH)")
 
-ffish = pytest.importorskip("gamelib.minishogi.ffish", reason="pyffish (test dependency) not installed")
+ffish = pytest.importorskip("gamelib.games.minishogi.ffish", reason="pyffish (test dependency) not installed")
 
 
 def test_fairy_stockfish_is_put_into_minishogi_by_itself():

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from gamelib.experiments import fsf_ladder as F, ladder as L
-from gamelib.minishogi import Position
+from gamelib.games.minishogi import Position
 from gamelib.play import engine_match as M
 from gamelib.play.stats import ELO_PER_NAT, elo_difference
 

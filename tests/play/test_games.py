@@ -15,7 +15,7 @@ from gamelib.algorithms import alphabeta as ab
 from gamelib.algorithms import deepening as dp
 from gamelib.algorithms import leaves as lv
 from gamelib.games import registry
-from gamelib.games.othello_features import initial_theta
+from gamelib.games.othello.features import initial_theta
 from gamelib.games.protocol import DRAW, EVAL_LINEAR, ONGOING
 from gamelib.play import games as G
 from gamelib.runtime.seeds import derive_rng

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from gamelib.othello import Board
+from gamelib.games.othello import Board
 from gamelib.play import othello_match as M
 from gamelib.play.engine_process import EngineError
 from gamelib.play.gtp_client import GtpEngine, board_of_showboard

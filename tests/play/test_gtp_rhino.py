@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from gamelib.othello import Board
+from gamelib.games.othello import Board
 from gamelib.play import othello_match as M
 from gamelib.play.gtp_client import GtpEngine, grhino_path
 

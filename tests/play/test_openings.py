@@ -6,8 +6,8 @@ import hashlib
 
 import pytest
 
-import gamelib.minishogi as ms
-from gamelib.minishogi import rules as R
+import gamelib.games.minishogi as ms
+from gamelib.games.minishogi import rules as R
 from gamelib.play import shogi as P
 from gamelib.play.engine_match import opening_moves
 from gamelib.play.openings import random_opening

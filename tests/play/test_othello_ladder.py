@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from gamelib.experiments import ladder as L, othello_ladder as OL
-from gamelib.othello import Board
+from gamelib.games.othello import Board
 from gamelib.play import othello_match as O
 from gamelib.play.stats import ELO_PER_NAT, Record, elo_difference
 
@@ -123,7 +123,7 @@ def test_a_profile_round_trips_with_learned_players():
 def test_a_learned_file_plays_as_what_it_holds(tmp_path):
     """A linear evaluation's file is ``gamelib:linear``, the value network's ``gamelib:mlp``;
     the paper profile rates every learned player of the book."""
-    from gamelib.games import othello as G
+    from gamelib.games.othello import game as G
 
     theta = tmp_path / "theta.npz"
     G.save_theta(theta, G.initial_theta(0))

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from gamelib.othello import Board, square_name
-from gamelib.othello.records import parse_ggf, parse_transcript
+from gamelib.games.othello import Board, square_name
+from gamelib.games.othello.records import parse_ggf, parse_transcript
 from gamelib.play import othello_match as M
 from gamelib.play.othello_players import OrientedPlayer, records_symmetry, run_table_theta
 from gamelib.play.stats import Record
@@ -175,8 +175,9 @@ LINEAR = M.OthelloPlayerSpec("gamelib:linear", nodes=200)
 def test_a_linear_player_plays_the_generic_searchs_move_in_every_position():
     import numpy as np
 
-    from gamelib.games import othello as G, registry
-    from gamelib.games.othello_features import initial_theta
+    from gamelib.games import registry
+    from gamelib.games.othello import game as G
+    from gamelib.games.othello.features import initial_theta
     from gamelib.play.games import SearchPlayer
 
     game, search = registry.get("othello"), SearchPlayer(initial_theta(), node_budget=200, qdepth=0)
@@ -203,7 +204,7 @@ def test_a_linear_player_is_part_of_the_matchs_identity_and_refuses_bad_files(tm
     other = M.OthelloPlayerSpec("gamelib:linear", nodes=300)
     with pytest.raises(ValueError, match="holds a match with other settings"):
         M.run_match(other, RANDOM, 2, tmp_path / "m", progress=False)
-    from gamelib.evaluation import shogi
+    from gamelib.games.minishogi import features as shogi
     shogi.save_theta(tmp_path / "shogi.npz", shogi.initial_theta(0, 1e-4))
     for spec, message in (("gamelib:linear=", "unknown gamelib player"),
                           ("gamelib:greedy=x.npz", "unknown gamelib player"),
@@ -228,22 +229,22 @@ PAPER_MLP = Path(__file__).resolve().parents[2] / "data" / "results" / "paper" /
 
 def _small_mlp(tmp_path, seed=1):
     """A small freshly initialised network and the file it is saved to."""
-    from gamelib.othello.mlp import MLP
+    from gamelib.games.othello.mlp import MLP
 
     mlp = MLP.init((64, 24, 8, 1), "paper", seed=seed)
     return mlp, mlp.save(tmp_path / f"net{seed}.npz")
 
 
-#: The board symmetry (of gamelib.games.othello_features.SYMMETRIES, (c, r) -> (x, y)) that takes
-#: each first move to f5, from the table of gamelib.othello.symmetry's docstring: the tests'
+#: The board symmetry (of gamelib.games.othello.features.SYMMETRIES, (c, r) -> (x, y)) that takes
+#: each first move to f5, from the table of gamelib.games.othello.symmetry's docstring: the tests'
 #: expectations are built from these square maps, not from the player's bitboard transforms.
 _TO_F5 = {"f5": 0, "c4": 3, "e6": 4, "d3": 7}
 SQUARES = [square_name(sq) for sq in range(64)]
 
 
 def _turn(g: int, square: str) -> str:
-    from gamelib.games.othello_features import SYMMETRIES
-    from gamelib.othello import parse_square
+    from gamelib.games.othello.features import SYMMETRIES
+    from gamelib.games.othello import parse_square
 
     sq = parse_square(square)
     x, y = SYMMETRIES[g](sq % 8, sq // 8)
@@ -257,7 +258,8 @@ def _oriented_move(search, board: Board, ply_seed: int) -> str:
     back (each of the four symmetries is its own inverse)."""
     import numpy as np
 
-    from gamelib.games import othello as G, registry
+    from gamelib.games import registry
+    from gamelib.games.othello import game as G
 
     g = _TO_F5[board.move_stack[0]]
     mirror = Board()
@@ -274,7 +276,7 @@ def test_an_mlp_player_plays_the_generic_searchs_move_in_the_f5_orientation(tmp_
     """In a match, every move of gamelib:mlp is the game-neutral search's move in the position
     turned so that the game's first move is f5, turned back; the match (openings from f5 and
     c4) ends by the rules."""
-    from gamelib.games import othello as G
+    from gamelib.games.othello import game as G
     from gamelib.play.games import SearchPlayer
 
     mlp, path = _small_mlp(tmp_path)
@@ -309,7 +311,8 @@ def test_an_mlp_player_turns_games_from_d3_c4_and_e6_to_f5_and_leaves_f5_games_a
     some moves (the small network is not symmetric), so the test sees the turn."""
     import numpy as np
 
-    from gamelib.games import othello as G, registry
+    from gamelib.games import registry
+    from gamelib.games.othello import game as G
     from gamelib.play.games import SearchPlayer
 
     mlp, path = _small_mlp(tmp_path, seed=3)
@@ -353,9 +356,10 @@ def test_an_mlp_player_searches_the_start_position_and_other_starts_as_they_stan
     The linear players are never turned."""
     import numpy as np
 
-    from gamelib.games import othello as G, registry
-    from gamelib.othello import core
-    from gamelib.othello.symmetry import IDENTITY, START_SYMMETRIES, transform
+    from gamelib.games import registry
+    from gamelib.games.othello import game as G
+    from gamelib.games.othello import core
+    from gamelib.games.othello.symmetry import IDENTITY, START_SYMMETRIES, transform
     from gamelib.play.games import SearchPlayer
 
     for sym in START_SYMMETRIES:      # the start position is kept by all four
@@ -390,8 +394,8 @@ def test_an_mlp_player_searches_the_start_position_and_other_starts_as_they_stan
 
 
 def test_the_papers_network_loads_and_plays_a_move():
-    from gamelib.games import othello as G
-    from gamelib.othello.mlp import MLP
+    from gamelib.games.othello import game as G
+    from gamelib.games.othello.mlp import MLP
 
     spec = M.OthelloPlayerSpec(f"gamelib:mlp={PAPER_MLP}", nodes=200)
     back = G.unpack_mlp(spec.theta())
@@ -411,7 +415,7 @@ def test_a_parameter_file_is_read_once_per_player(tmp_path, monkeypatch):
 
 
 def test_an_mlp_player_refuses_missing_and_wrong_files(tmp_path):
-    from gamelib.games import othello as G
+    from gamelib.games.othello import game as G
 
     G.save_theta(tmp_path / "linear.npz", G.initial_theta())
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
@@ -430,7 +434,7 @@ def test_an_mlp_player_refuses_missing_and_wrong_files(tmp_path):
 
 # ----------------------------------------------------------------------------- gamelib:table=FOLDER
 def _wthor_missing() -> str:
-    from gamelib.othello import wthor
+    from gamelib.games.othello import wthor
 
     try:
         wthor.find_wthor_dir()
@@ -463,9 +467,9 @@ def test_a_table_player_plays_the_value_runs_table_and_network_in_the_f5_orienta
     import hashlib
     import pickle
 
-    from gamelib.games import othello as G
-    from gamelib.othello import wthor
-    from gamelib.othello.value_table import build_tables, load_years
+    from gamelib.games.othello import game as G
+    from gamelib.games.othello import wthor
+    from gamelib.games.othello.value_table import build_tables, load_years
     from gamelib.play.games import SearchPlayer
 
     sha = {f"WTH_{y}.wtb": hashlib.sha256((wthor.find_wthor_dir() / f"WTH_{y}.wtb").read_bytes()).hexdigest()
@@ -516,7 +520,7 @@ def test_a_table_player_plays_the_value_runs_table_and_network_in_the_f5_orienta
 
 
 def test_a_table_player_refuses_what_is_not_a_value_run(tmp_path, monkeypatch):
-    from gamelib.othello import wthor
+    from gamelib.games.othello import wthor
 
     folder, _ = _value_run(tmp_path)
     empty = tmp_path / "empty"

@@ -15,12 +15,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gamelib.games import othello as R
+from gamelib.games.othello import game as R
 from gamelib.games import registry
-from gamelib.othello import Board
-from gamelib.othello.mlp import MLP
-from gamelib.othello.symmetry import FLIP_A1H8, FLIP_A8H1, IDENTITY, ROTATE_180, transform_squares
-from gamelib.othello.value_table import ValueTable, decompose_games
+from gamelib.games.othello import Board
+from gamelib.games.othello.mlp import MLP
+from gamelib.games.othello.symmetry import FLIP_A1H8, FLIP_A8H1, IDENTITY, ROTATE_180, transform_squares
+from gamelib.games.othello.value_table import ValueTable, decompose_games
 from gamelib.play import othello_players as op
 from gamelib.play import othello_value_matches as ovm
 from gamelib.play.othello_match import protocol_state

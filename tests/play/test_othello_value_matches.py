@@ -5,8 +5,8 @@ import json
 import pandas as pd
 import pytest
 
-from gamelib.othello.mlp import MLP
-from gamelib.othello.wthor import find_wthor_dir
+from gamelib.games.othello.mlp import MLP
+from gamelib.games.othello.wthor import find_wthor_dir
 from gamelib.play import othello_value_matches as vm
 from gamelib.play.othello_players import run_table
 from gamelib.runtime.checkpoint import RunConfigMismatch

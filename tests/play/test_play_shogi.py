@@ -7,9 +7,9 @@ import random
 import numpy as np
 import pytest
 
-import gamelib.minishogi as ms
-from gamelib.evaluation import shogi as E
-from gamelib.evaluation.reference import HAND_BONUS, MATERIAL, REFERENCE_NODE_BUDGET, reference_theta
+import gamelib.games.minishogi as ms
+from gamelib.games.minishogi import features as E
+from gamelib.games.minishogi.reference import HAND_BONUS, MATERIAL, REFERENCE_NODE_BUDGET, reference_theta
 from gamelib.play import shogi as P
 from gamelib.play.stats import Record
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from gamelib.minishogi import Position, random_game
-from gamelib.minishogi import records_kif as K
+from gamelib.games.minishogi import Position, random_game
+from gamelib.games.minishogi import records_kif as K
 from gamelib.play import engine_match as M
 
 # Fairy-Stockfish (300 nodes) against the reference player: mate in 25 plies

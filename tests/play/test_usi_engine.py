@@ -13,8 +13,8 @@ import time
 import numpy as np
 import pytest
 
-from gamelib.evaluation import shogi as ev
-from gamelib.minishogi import Position
+from gamelib.games.minishogi import features as ev
+from gamelib.games.minishogi import Position
 from gamelib.play.usi import CP_PER_UNIT, score_text
 
 FIRST_READY_TIMEOUT = 600  # the first start may compile the search (numba cache)

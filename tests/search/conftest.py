@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from search_positions import playout_positions
 
-from gamelib.evaluation import shogi as ev
+from gamelib.games.minishogi import features as ev
 
 
 @pytest.fixture(scope="session")

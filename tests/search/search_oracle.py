@@ -1,7 +1,7 @@
 """Slow, plain-Python oracles for the search tests: minimax without pruning, brute-force
 quiescence, a forced-mate solver and the in-search repetition rule written out directly.
 
-They call only the rules engine (``gamelib.minishogi.core``) and the evaluation, never the
+They call only the rules engine (``gamelib.games.minishogi.core``) and the evaluation, never the
 search, and they follow the search's definitions (module docstring of ``gamelib.search.core``)
 literally, without windows, tables or move ordering.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from gamelib.evaluation import shogi as ev
-from gamelib.minishogi import core as mc
-from gamelib.minishogi import rules as R
+from gamelib.games.minishogi import features as ev
+from gamelib.games.minishogi import core as mc
+from gamelib.games.minishogi import rules as R
 from gamelib.search import core as sc
 
 MATE = sc.MATE

@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 
-from gamelib.minishogi import Position
+from gamelib.games.minishogi import Position
 
 
 def playout_positions(seed: int, n: int, min_ply: int = 8, max_ply: int = 40, quiet: bool = True) -> list[np.ndarray]:

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 import search_oracle as O
 
-from gamelib.evaluation import shogi as ev
-from gamelib.minishogi import Position, format_sfen, format_usi
-from gamelib.minishogi import core as mc
+from gamelib.games.minishogi import features as ev
+from gamelib.games.minishogi import Position, format_sfen, format_usi
+from gamelib.games.minishogi import core as mc
 from gamelib.search import (
     LEAF_CAP,
     LEAF_MATED,

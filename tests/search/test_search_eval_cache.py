@@ -8,8 +8,8 @@ import numpy as np
 from numba import njit
 from search_positions import playout_positions
 
-from gamelib.evaluation import shogi as ev
-from gamelib.minishogi import core as mc
+from gamelib.games.minishogi import features as ev
+from gamelib.games.minishogi import core as mc
 from gamelib.search import core as sc
 from gamelib.search import new_leaves_buffers, new_workspace, root_scores_into
 

@@ -7,9 +7,9 @@ import random
 import pytest
 import search_oracle as O
 
-from gamelib.evaluation import shogi as ev
-from gamelib.minishogi import Position, format_usi
-from gamelib.minishogi import core as mc
+from gamelib.games.minishogi import features as ev
+from gamelib.games.minishogi import Position, format_usi
+from gamelib.games.minishogi import core as mc
 from gamelib.search import LEAF_REPETITION, MATE, root_leaves, search
 from gamelib.search import core as sc
 

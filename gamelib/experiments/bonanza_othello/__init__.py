@@ -7,7 +7,7 @@ runs three resumable stages into the run folder (default
 
 1. **Data**: the WTHOR games of the years ``first_year..last_year`` (quick: 1977–1981, 344
    games; paper: 1977–2020, every year the federation publishes), found by
-   :func:`gamelib.othello.wthor.find_wthor_dir` (``python -m gamelib.othello.download`` fetches
+   :func:`gamelib.games.othello.wthor.find_wthor_dir` (``python -m gamelib.games.othello.download`` fetches
    them), become positions with the professional's move; a seeded ``test_fraction`` of the games
    is held out, and ``n_train_eval`` training positions are drawn to measure the learners on
    (:mod:`~.data`). A missing folder or year, or a ``test_fraction`` that leaves no test or no
@@ -36,7 +36,7 @@ the classic component the history records shows how far the learner moves the sc
 The report (``history.csv``, ``summary.csv``, ``matches.csv`` with W-D-L, the win rate with
 Wilson and Clopper-Pearson intervals and the Elo difference with its interval,
 ``data_summary.json``, ``curves.png``, ``theta/<variant>.npz`` saved by
-:func:`gamelib.games.othello.save_theta`, which the GRhino ladder plays as
+:func:`gamelib.games.othello.game.save_theta`, which the GRhino ladder plays as
 ``gamelib:linear=FILE``: :func:`learned_files`, ``provenance.json``) is written at the top of
 the folder. Killed at any moment, the same command resumes every stage and ends with the same
 numbers, whatever the number of workers.

@@ -12,7 +12,7 @@ resumed on other records is refused.
 
 :func:`check_records` is the run's first act
 (:func:`gamelib.experiments.wthor_data.check_records`): a missing folder or year (naming
-``python -m gamelib.othello.download``) or a ``test_fraction`` that leaves no test or no
+``python -m gamelib.games.othello.download``) or a ``test_fraction`` that leaves no test or no
 training game is refused before anything is written.
 """
 
@@ -34,7 +34,7 @@ __all__ = ["check_records", "OthelloData", "load_data", "data_summary"]
 
 def check_records(sizes, path=None) -> WthorFiles:
     """The WTHOR files of ``sizes``' years (in ``path`` or the folder
-    :func:`~gamelib.othello.wthor.find_wthor_dir` finds), checked before a run writes anything
+    :func:`~gamelib.games.othello.wthor.find_wthor_dir` finds), checked before a run writes anything
     (:func:`gamelib.experiments.wthor_data.check_records`: ``FileNotFoundError`` without a
     folder of records, ``ValueError`` for a year without its file or a ``test_fraction`` that
     leaves no test or no training game; how to get the records is named)."""

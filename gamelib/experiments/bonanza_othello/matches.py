@@ -5,7 +5,7 @@ The players are those of the PGLeaf study's Othello matches
 linear evaluation searched by :class:`gamelib.play.games.SearchPlayer` (iterative deepening to
 32 plies under ``match_nodes`` nodes a move, Gaussian noise of standard deviation
 ``match_noise_std`` on every evaluation), and the opponent ``classic`` is its reference, the
-classic square weights (:func:`gamelib.games.othello_features.initial_theta`) searched the same
+classic square weights (:func:`gamelib.games.othello.features.initial_theta`) searched the same
 way -- the learners' start. ``match_games`` games per pairing (:func:`gamelib.play.games.play_games`
 with paired openings: games ``2i`` and ``2i + 1`` start from the opening ``i`` of
 ``match_opening_plies`` random plies, drawn from ``derive_rng(derive_seed(seed, "matches"),

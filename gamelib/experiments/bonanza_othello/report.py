@@ -16,7 +16,7 @@ from gamelib.experiments.bonanza_othello.matches import OPPONENT, play_matches
 from gamelib.experiments.bonanza_othello.training import HISTORY_COLUMNS, train_variant
 from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
-from gamelib.games import othello
+from gamelib.games.othello import game as othello
 from gamelib.runtime.atomic import atomic_write_json, read_json
 
 __all__ = ["BonanzaOthelloReport", "SUMMARY_COLUMNS", "run_experiment", "load_report",
@@ -73,7 +73,7 @@ def run_experiment(out, sizes: Mapping[str, Any] | BonanzaOthelloConfig, seed: i
     """Run (or resume) the three stages in ``out`` and return the :class:`BonanzaOthelloReport`
     (see the package docstring for the stages and files); ``sizes``: the configuration, or the
     sizes it is made from; ``wthor_dir``: the folder of the WTHOR files (default: the one
-    :func:`gamelib.othello.wthor.find_wthor_dir` finds). The records are checked
+    :func:`gamelib.games.othello.wthor.find_wthor_dir` finds). The records are checked
     (:func:`~gamelib.experiments.bonanza_othello.data.check_records`) before anything is
     written."""
     sizes = bonanza_othello_config(sizes)

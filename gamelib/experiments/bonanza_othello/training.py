@@ -3,7 +3,7 @@
 ``train/<variant>/``).
 
 Every variant starts from the classic square weights
-(:func:`gamelib.games.othello_features.initial_theta`: the positional score as pattern weights,
+(:func:`gamelib.games.othello.features.initial_theta`: the positional score as pattern weights,
 every other weight 0), so its start is the matches' opponent, and takes the steps of
 :func:`gamelib.learn.bonanza_steps.learn_steps` with the loss's slope
 :data:`gamelib.learn.bonanza_othello.SLOPE`, its batches drawn from ``derive_seed(seed,
@@ -24,7 +24,7 @@ from gamelib.experiments.bonanza_common import HISTORY_HEAD, checkpoint_theta, r
 from gamelib.experiments.bonanza_othello.config import (CHUNK_SIZE, REDUCTION, variant_constraint,
                                                         variant_settings)
 from gamelib.experiments.bonanza_othello.data import OthelloData
-from gamelib.games import othello_features as F
+from gamelib.games.othello import features as F
 from gamelib.learn import bonanza_othello as bo
 from gamelib.learn.bonanza_search import evaluate
 from gamelib.learn.bonanza_steps import learn_steps

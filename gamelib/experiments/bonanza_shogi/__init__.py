@@ -8,7 +8,7 @@ runs four resumable stages into the run folder (default ``data/results/<profile>
    reference opponent at ``teacher_nodes`` nodes per move after ``opening_plies`` uniformly
    random plies (:class:`gamelib.play.teacher_games.ExpertSettings`), generated in batches of
    :data:`GAMES_PER_BATCH` games on the workers, game i seeded ``derive_seed(seed, "teacher",
-   i)``. Written as a ``gamelib-records 1`` file (:mod:`gamelib.minishogi.records`) whose header
+   i)``. Written as a ``gamelib-records 1`` file (:mod:`gamelib.games.minishogi.records`) whose header
    states every setting. A ``records.txt`` already in the folder with the same teacher settings,
    seed and game count is the stage's result (:func:`~.data.finished_records`): a committed run
    can be retrained without replaying its teacher games.

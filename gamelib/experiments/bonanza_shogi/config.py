@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 from gamelib.experiments.config import ExperimentConfig, below_cap, choices
 from gamelib.learn import bonanza_shogi as bs
-from gamelib.minishogi import rules as R
+from gamelib.games.minishogi import rules as R
 from gamelib.play.teacher_games import ExpertSettings
 from gamelib.runtime.checks import check_integer, check_number
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import numpy as np
 
-from gamelib.evaluation import shogi as E
+from gamelib.games.minishogi import features as E
 from gamelib.runtime.driver import run_batched
 from gamelib.runtime.seeds import derive_seed
 from gamelib.learn import bonanza_shogi as bs
 from gamelib.learn.bonanza_positions import split_by_game
-from gamelib.minishogi.records import FORMAT_NAME, format_record
+from gamelib.games.minishogi.records import FORMAT_NAME, format_record
 from gamelib.play.teacher_games import ExpertSettings, teacher_game
 from gamelib.experiments.bonanza_common import train_eval_sample
 from gamelib.experiments.bonanza_shogi.config import (GAMES_PER_BATCH, BonanzaConfig,

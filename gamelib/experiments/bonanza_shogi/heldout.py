@@ -28,10 +28,10 @@ from pathlib import Path
 
 import numpy as np
 
-from gamelib.evaluation.reference import reference_theta
+from gamelib.games.minishogi.reference import reference_theta
 from gamelib.learn import bonanza_shogi as bs
 from gamelib.learn.heldout import game_bootstrap
-from gamelib.minishogi.records import parse_records
+from gamelib.games.minishogi.records import parse_records
 from gamelib.runtime.atomic import read_json
 from gamelib.experiments.bonanza_shogi.config import variant_settings
 from gamelib.experiments.bonanza_shogi.data import initial_theta, split

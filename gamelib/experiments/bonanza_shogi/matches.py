@@ -7,8 +7,8 @@ from typing import Mapping
 
 import numpy as np
 
-from gamelib.evaluation import shogi as E
-from gamelib.evaluation.reference import REFERENCE_QDEPTH
+from gamelib.games.minishogi import features as E
+from gamelib.games.minishogi.reference import REFERENCE_QDEPTH
 from gamelib.runtime.seeds import derive_seed
 from gamelib.experiments.bonanza_common import match_rows
 

@@ -9,13 +9,13 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from gamelib.evaluation import shogi as E
-from gamelib.evaluation.reference import reference_theta
+from gamelib.games.minishogi import features as E
+from gamelib.games.minishogi.reference import reference_theta
 from gamelib.runtime.atomic import atomic_write_json, atomic_write_text, read_json
 from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
 from gamelib.learn import bonanza_shogi as bs
-from gamelib.minishogi.records import parse_records
+from gamelib.games.minishogi.records import parse_records
 from gamelib.experiments.bonanza_common import (HEAD_INTEGERS, history_frame, summary_frame,
                                                 write_curves)
 from gamelib.experiments.bonanza_shogi.config import (PROFILES, BonanzaConfig, bonanza_config,

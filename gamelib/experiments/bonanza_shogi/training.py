@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gamelib.evaluation import shogi as E
+from gamelib.games.minishogi import features as E
 from gamelib.runtime.seeds import derive_seed
 from gamelib.learn import bonanza_shogi as bs
 from gamelib.experiments.bonanza_common import HISTORY_HEAD, checkpoint_theta, run_learner

@@ -38,7 +38,7 @@ teacher's depth and nodes, K), ``curves.csv``, ``final.csv`` (per loss: final an
 held-out cross-entropy of the results, the held-out cross-entropy and squared error against
 the teacher), ``matches.csv`` (W-D-L, win rate with Wilson and Clopper-Pearson intervals, Elo
 difference with its interval), ``curves.png``, ``theta/<loss>.npz`` saved by
-:func:`gamelib.games.othello.save_theta` (the GRhino ladder plays them as
+:func:`gamelib.games.othello.game.save_theta` (the GRhino ladder plays them as
 ``gamelib:linear=FILE``: :func:`learned_files`), ``teacher.npz`` (the labels; not committed)
 and ``provenance.json``. Killed at any moment, the same command resumes and ends with the same
 numbers, whatever the number of workers.

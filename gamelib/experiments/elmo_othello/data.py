@@ -48,7 +48,7 @@ DRAW_SCORE = 32
 
 def check_records(sizes, path=None) -> WthorFiles:
     """The WTHOR files of ``sizes``' years (in ``path`` or the folder
-    :func:`~gamelib.othello.wthor.find_wthor_dir` finds), checked before a run writes anything
+    :func:`~gamelib.games.othello.wthor.find_wthor_dir` finds), checked before a run writes anything
     by :func:`gamelib.experiments.wthor_data.check_records` (a missing folder or year, naming
     how to get them; a ``test_fraction`` that leaves no test or no training game)."""
     sizes = elmo_othello_config(sizes)

@@ -21,7 +21,7 @@ from gamelib.experiments.elmo_othello.training import (fit_teacher_scale, teache
 from gamelib.experiments.elmo_shogi import loss_names, plot_curves
 from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
-from gamelib.games import othello
+from gamelib.games.othello import game as othello
 from gamelib.learn import elmo_train as L
 from gamelib.runtime.atomic import atomic_write_json, read_json, save_npz_atomic
 
@@ -72,7 +72,7 @@ def run_experiment(out, sizes: Mapping[str, Any] | ElmoOthelloConfig, seed: int 
     """Run (or resume) the four stages in ``out`` and return the :class:`ElmoOthelloReport`
     (see the package docstring for the stages and files); ``sizes``: the configuration, or the
     sizes it is made from; ``wthor_dir``: the folder of the WTHOR files (default: the one
-    :func:`gamelib.othello.wthor.find_wthor_dir` finds). The records are checked
+    :func:`gamelib.games.othello.wthor.find_wthor_dir` finds). The records are checked
     (:func:`~gamelib.experiments.elmo_othello.data.check_records`) before anything is
     written."""
     sizes = elmo_othello_config(sizes)

@@ -1,7 +1,7 @@
 """Stage 2: the teacher's deep search of every sampled position (``teacher/``, resumable).
 
 The teacher evaluation is the classic square weights
-(:func:`gamelib.games.othello_features.initial_theta`), the learners' start and the matches'
+(:func:`gamelib.games.othello.features.initial_theta`), the learners' start and the matches'
 opponent. elmo's teacher is its own engine's deeper search; ours is the deeper search of the
 evaluation the learners start from, so that, as in elmo, what a learner is pulled toward
 (λ > 0) is what a deeper search of its starting evaluation knows, and the matches measure the
@@ -24,7 +24,7 @@ import numpy as np
 
 from gamelib.experiments.elmo_othello.config import CHUNK_SIZE, deep_settings
 from gamelib.experiments.elmo_othello.data import ElmoData
-from gamelib.games import othello_features as F
+from gamelib.games.othello import features as F
 from gamelib.learn import elmo_positions as EP
 from gamelib.runtime.driver import run_batched
 

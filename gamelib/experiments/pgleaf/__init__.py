@@ -5,7 +5,7 @@ three resumable stages into the run folder (default ``data/results/<profile>/pgl
 
 1. **Training** (``train/``): every run -- algorithm (PGLeaf, REINFORCE, TDLeaf(λ), TD(λ)) ×
    reward (MDP, non-MDP) × replicate -- learns by self-play with the paper's settings
-   (:class:`gamelib.learn.selfplay.LearnerSettings`). All runs advance together in batches of
+   (:mod:`gamelib.learn.learners`). All runs advance together in batches of
    M games each (one :func:`gamelib.runtime.run_batched` run): a policy-gradient run plays its
    M games with θ fixed, spread over the workers, and updates once; a TD run plays its M games in
    turn inside one job, updating after every game. The parameters are checkpointed after every
@@ -46,8 +46,8 @@ from __future__ import annotations
 from gamelib.experiments.pgleaf.analysis import (curves, elo, plot_curves, round_robin_markdown,
                                                  round_robin_table, selfplay_health)
 from gamelib.experiments.pgleaf.claims import claims
-from gamelib.experiments.pgleaf.config import (ALGORITHM_ABBREVIATIONS, ALGORITHM_LABELS, PROFILES,
-                                               PGLeafConfig, RunSpec, pgleaf_config,
+from gamelib.experiments.pgleaf.config import (ALGORITHM_ABBREVIATIONS, ALGORITHM_LABELS, ALGORITHMS,
+                                               PROFILES, PGLeafConfig, RunSpec, pgleaf_config,
                                                profile_config, runs_of, settings_of, train_config)
 from gamelib.experiments.pgleaf.matches import MatchSettings, match_settings, play_matches
 from gamelib.experiments.pgleaf.mirror_trap import MIRROR_TRAP_EVALUATIONS, mirror_trap_study
@@ -55,7 +55,7 @@ from gamelib.experiments.pgleaf.paper import PAPER_TABLES, paper_table, paper_ta
 from gamelib.experiments.pgleaf.report import PGLeafReport, load_report, run_experiment, training_frame
 from gamelib.experiments.pgleaf.training import initial_theta, train, trained_theta
 from gamelib.experiments.pgleaf.verdicts import claim_verdicts, claims_by_configuration
-from gamelib.learn.selfplay import ALGORITHMS, REWARDS
+from gamelib.learn.selfplay import REWARDS
 
 __all__ = ["PROFILES", "ALGORITHMS", "REWARDS", "ALGORITHM_LABELS", "ALGORITHM_ABBREVIATIONS",
            "PAPER_TABLES", "PGLeafConfig", "pgleaf_config", "profile_config", "RunSpec",

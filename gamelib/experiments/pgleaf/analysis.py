@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from gamelib.experiments.pgleaf.config import (ALGORITHM_LABELS, COLUMN_LABELS, PGLeafConfig,
-                                               nearest_point)
+from gamelib.experiments.pgleaf.config import (ALGORITHM_LABELS, ALGORITHMS, COLUMN_LABELS,
+                                               PGLeafConfig, nearest_point)
 from gamelib.experiments.pgleaf.paper import PAPER_TABLES, paper_table_markdown
-from gamelib.learn.selfplay import ALGORITHMS
 
 
 def pair_records(frame, **where) -> dict:

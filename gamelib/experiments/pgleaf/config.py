@@ -14,21 +14,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
-from gamelib.evaluation import shogi as ev
+from gamelib.games.minishogi import features as ev
 from gamelib.experiments.config import ExperimentConfig, below_cap, choices, increasing_integers
 from gamelib.games import registry
-from gamelib.learn.selfplay import ALGORITHMS, REWARDS, LearnerSettings, check_game
+from gamelib.learn import learners, pg_selfplay, td_selfplay
+from gamelib.learn.selfplay import REWARDS, SelfPlaySettings, check_game
 from gamelib.runtime.checks import check_integer, check_number
 
+#: The registered learners (:mod:`gamelib.learn.learners`).
+ALGORITHMS = learners.names()
 #: The learners that learn by temporal differences (``td_alpha`` applies to them).
-TD_ALGORITHMS = ("tdleaf", "td")
-#: Display names and the paper's abbreviations.
-ALGORITHM_LABELS = {"pgleaf": "PGLeaf", "reinforce": "REINFORCE", "tdleaf": "TDLeaf(λ)",
-                    "td": "TD(λ)"}
-ALGORITHM_ABBREVIATIONS = {"pgleaf": "PL", "reinforce": "RE", "tdleaf": "TL", "td": "TD"}
+TD_ALGORITHMS = tuple(a for a in ALGORITHMS if learners.get(a).module is td_selfplay)
+#: Display names and the paper's abbreviations (the registry's).
+ALGORITHM_LABELS = {a: learners.get(a).label for a in ALGORITHMS}
+ALGORITHM_ABBREVIATIONS = {a: learners.get(a).abbreviation for a in ALGORITHMS}
 #: Column labels of the round-robin tables: display name -> the paper's abbreviation.
 COLUMN_LABELS = {ALGORITHM_LABELS[a]: ALGORITHM_ABBREVIATIONS[a] for a in ALGORITHM_LABELS}
 
@@ -43,13 +45,16 @@ def nearest_point(points, target: int) -> int:
     return min(points, key=lambda p: abs(math.log(p / target)))
 
 
-#: The learners' settings a profile (and ``-p KEY VALUE`` on the command line) may set. Their
-#: values are owned by :class:`~gamelib.learn.selfplay.LearnerSettings`: its defaults (the
-#: paper's; ``None`` = the paper's value for each algorithm) are the profiles' values, and it
-#: validates them.
-LEARNER_KEYS = tuple(f.name for f in fields(LearnerSettings) if f.name not in ("algorithm",
-                                                                               "reward"))
-_LEARNER_DEFAULTS = {f.name: f.default for f in fields(LearnerSettings) if f.name in LEARNER_KEYS}
+#: The learners' settings a profile (and ``-p KEY VALUE`` on the command line) may set: every
+#: field of the two families' settings (:mod:`gamelib.learn.pg_selfplay`,
+#: :mod:`gamelib.learn.td_selfplay`), in the order the runs' records keep (:func:`run_record`).
+#: Their values are owned by the settings: their defaults (the paper's; ``None`` = the paper's
+#: value for each algorithm) are the profiles' values, and they validate them.
+LEARNER_KEYS = ("alpha", "gamma", "temperature", "M", "lam", "beta", "baseline", "qdepth",
+                "max_plies", "bonus", "learn_tempo", "tie_sides")
+_FAMILY_FIELDS = {f.name: f.default for cls in (pg_selfplay.Settings, td_selfplay.Settings)
+                  for f in fields(cls)}
+_LEARNER_DEFAULTS = {k: _FAMILY_FIELDS[k] for k in LEARNER_KEYS}
 _LEARNING = {**_LEARNER_DEFAULTS, "games_per_job": 10}
 #: Sizes added after the first runs were made, with the value that reads those runs as made:
 #: ``match_opening_plies`` 0, every evaluation game from the standard position; ``td_alpha``
@@ -108,7 +113,7 @@ class PGLeafConfig(ExperimentConfig):
     replicates : int
         Training runs of every algorithm and reward.
     algorithms, rewards : tuple of str
-        Distinct learners of :data:`~gamelib.learn.selfplay.ALGORITHMS` and reward settings of
+        Distinct learners of :data:`ALGORITHMS` and reward settings of
         :data:`~gamelib.learn.selfplay.REWARDS`.
     keep_points : tuple of int
         Games after which the parameters are kept for good: increasing multiples of ``M``,
@@ -140,7 +145,7 @@ class PGLeafConfig(ExperimentConfig):
         left out of the stored sizes): no conversion.
     alpha, gamma, temperature, M, lam, beta, baseline, qdepth, max_plies, bonus, learn_tempo, \
 tie_sides
-        The learners' settings (:class:`~gamelib.learn.selfplay.LearnerSettings`, which
+        The learners' settings (:func:`gamelib.learn.learners.settings`, which
         validates them for every algorithm).
     games_per_job : int
         Policy-gradient games per job of the training.
@@ -200,9 +205,11 @@ tie_sides
             raise ValueError(f"eval_unit must be 1 for 5×5 shogi, whose evaluation is in the "
                              f"paper's units (got {self.eval_unit!r})")
         self._check_relations()
-        for algorithm in self.algorithms:     # the learner settings' owner validates them
-            for reward in self.rewards:
-                check_game(game, settings_of(RunSpec(algorithm, reward, 0), self))
+        for algorithm in ALGORITHMS:    # the learners' settings validate every learner field
+            for reward in self.rewards:  # (a run's record keeps them all: run_record)
+                settings = settings_of(RunSpec(algorithm, reward, 0), self)
+                if algorithm in self.algorithms:
+                    check_game(game, settings)
 
     def _check_relations(self) -> None:
         """The relations between the sizes (each field already valid on its own)."""
@@ -237,7 +244,7 @@ def pgleaf_config(sizes: Mapping[str, Any]) -> PGLeafConfig:
     :class:`PGLeafConfig` is returned as it is).
 
     Sizes that runs made before they existed lack read as those runs were made: the learner
-    settings as :class:`~gamelib.learn.selfplay.LearnerSettings`'s defaults,
+    settings as :mod:`gamelib.learn.learners`' defaults,
     ``match_opening_plies`` 0 and ``td_alpha`` None.
 
     Raises
@@ -273,18 +280,31 @@ def runs_of(config: PGLeafConfig) -> list[RunSpec]:
             for a in config.algorithms]
 
 
-def settings_of(run: RunSpec, config: PGLeafConfig) -> LearnerSettings:
-    """The run's :class:`LearnerSettings` (the paper's, with the configuration's learning
-    sizes; a TD learner's step is ``td_alpha`` where that is set), converted to the game's
-    evaluation unit ``c = eval_unit`` where it is not 1: the temperature times ``c``, ``beta``
-    divided by ``c``, the step times ``c²``."""
-    values = {k: getattr(config, k) for k in LEARNER_KEYS}
+def settings_of(run: RunSpec, config: PGLeafConfig) -> SelfPlaySettings:
+    """The run's learner settings (:func:`gamelib.learn.learners.settings`: the paper's, with
+    the configuration's values of the learner's fields; a TD learner's step is ``td_alpha``
+    where that is set), converted to the game's evaluation unit ``c = eval_unit`` where it is
+    not 1 (:meth:`~gamelib.learn.selfplay.SelfPlaySettings.in_unit`: the temperature times
+    ``c``, the step times ``c²``, a TD learner's ``beta`` divided by ``c``)."""
+    learner = learners.get(run.algorithm)
+    own = learner.module.Settings.__dataclass_fields__
+    values = {k: getattr(config, k) for k in LEARNER_KEYS if k in own}
     if config.td_alpha is not None and run.algorithm in TD_ALGORITHMS:
         values["alpha"] = config.td_alpha
-    settings = LearnerSettings(run.algorithm, run.reward, **values)
     c = config.eval_unit       # (c = 1 changes nothing: x·1.0 and x/1.0 are exact)
-    return replace(settings, temperature=c * settings.temperature, beta=settings.beta / c,
-                   alpha=c * c * settings.alpha)
+    return learner.settings(run.reward, **values).in_unit(c)
+
+
+def run_record(run: RunSpec, config: PGLeafConfig) -> dict:
+    """The run's settings as its training folder's identity states them: the learner's settings
+    and, for the fields of the other family, the configuration's values (``lam`` and ``beta``,
+    the latter in the game's unit, for a policy-gradient learner; ``M`` and ``baseline`` for a
+    TD learner) -- the layout of the records of the runs made when one settings type held
+    every learner's fields, kept so that those folders resume and read as made."""
+    record = {k: getattr(config, k) for k in LEARNER_KEYS}
+    record["beta"] = config.beta / config.eval_unit
+    record.update(settings_of(run, config).as_dict())
+    return {k: record[k] for k in ("algorithm", "reward") + LEARNER_KEYS}
 
 
 def init_scale(config: PGLeafConfig) -> float:
@@ -293,16 +313,25 @@ def init_scale(config: PGLeafConfig) -> float:
     return INIT_SCALE * config.eval_unit
 
 
+#: The names the games' initial-weights functions had when the committed run folders were made
+#: (part of the folders' identity, so kept although the modules have moved since: 5×5 shogi's is
+#: now ``gamelib.games.minishogi.features.initial_theta``, Othello's
+#: ``gamelib.games.othello.game.initial_theta``).
+_INIT_FUNCTION = {"minishogi": "gamelib.evaluation.shogi.initial_theta",
+                  "othello": "gamelib.games.othello.initial_theta"}
+
+
 def train_config(config: PGLeafConfig) -> dict:
     """The identity of the training run folder: everything that changes the parameters."""
     game = registry.get(config.game)
     out = {"experiment": "pgleaf", "stage": "train",
-           "runs": {run.key: settings_of(run, config).as_dict() for run in runs_of(config)},
-           "init": {"function": "gamelib.evaluation.shogi.initial_theta", "scale": INIT_SCALE,
+           "runs": {run.key: run_record(run, config) for run in runs_of(config)},
+           "init": {"function": _INIT_FUNCTION["minishogi"], "scale": INIT_SCALE,
                     "layout": ev.LAYOUT_NAME, "n_features": ev.N_FEATURES}}
     if config.game != "minishogi":   # (5×5 shogi's folders keep the identity they were made with)
         fn = game.initial_theta
         out["game"] = config.game
-        out["init"] = {"function": f"{fn.__module__}.{fn.__qualname__}", "scale": init_scale(config),
+        out["init"] = {"function": _INIT_FUNCTION.get(config.game, f"{fn.__module__}.{fn.__qualname__}"),
+                       "scale": init_scale(config),
                        "n_features": game.N_FEATURES}
     return out

@@ -67,7 +67,7 @@ class MatchSettings:
     def reference(self):
         """The game's reference opponent (its ``REFERENCE``,
         :class:`gamelib.games.protocol.Reference`) at this node budget and noise: in 5×5 shogi
-        the stand-in for the paper's ``ssp`` (:mod:`gamelib.evaluation.reference`), in Othello
+        the stand-in for the paper's ``ssp`` (:mod:`gamelib.games.minishogi.reference`), in Othello
         the classic square weights searched as the learners search."""
         from gamelib.play.games import SearchPlayer
 

@@ -6,15 +6,16 @@ from dataclasses import replace
 
 import numpy as np
 
-from gamelib.evaluation import shogi as ev
+from gamelib.games.minishogi import features as ev
 from gamelib.experiments.pgleaf.config import PGLeafConfig, RunSpec, profile_config, settings_of
 from gamelib.experiments.pgleaf.training import STAT_COLUMNS, game_seeds, initial_theta, stats_row
-from gamelib.learn.selfplay import REWARDS, play_td_games
+from gamelib.learn.selfplay import REWARDS
+from gamelib.learn.td_selfplay import play_td_games
 
 
 #: The evaluations of :func:`mirror_trap_study`: (tie_sides, learn_tempo) of
-#: :class:`~gamelib.learn.selfplay.LearnerSettings` -- the layout versions of
-#: :mod:`gamelib.evaluation.shogi` (1: one antisymmetric block; 2: and a tempo; 3: a weight per
+#: :class:`~gamelib.learn.selfplay.SelfPlaySettings` -- the layout versions of
+#: :mod:`gamelib.games.minishogi.features` (1: one antisymmetric block; 2: and a tempo; 3: a weight per
 #: side and a tempo, the current one).
 MIRROR_TRAP_EVALUATIONS = {"antisymmetric": (True, False), "antisymmetric+tempo": (True, True),
                            "two sides+tempo": (False, True)}

@@ -46,9 +46,10 @@ import numpy as np
 
 from gamelib.games import registry
 from gamelib.experiments.pgleaf.closest import KNIGHTCAP_BETA
-from gamelib.experiments.pgleaf.config import (PROFILES, TD_ALGORITHMS, PGLeafConfig, RunSpec,
+from gamelib.experiments.pgleaf.config import (ALGORITHMS, PROFILES, PGLeafConfig, RunSpec,
                                                init_scale, profile_config, settings_of)
-from gamelib.learn.selfplay import ALGORITHMS, play_pg_games, play_td_games, policy_sharpness
+from gamelib.learn import learners
+from gamelib.learn.selfplay import policy_sharpness
 from gamelib.runtime.seeds import derive_seed
 
 __all__ = ["PREREGISTRATION_COMMIT", "GAMES", "BRACKET", "TOLERANCE", "PAPER_TEMPERATURE",
@@ -147,7 +148,7 @@ def measure_rates(unit: float, games: int = 100, eval_games: int = 4,
     rates = {}
     for algorithm in ALGORITHMS:
         settings = settings_of(RunSpec(algorithm, "mdp", 0), config)
-        play = play_td_games if algorithm in TD_ALGORITHMS else play_pg_games
+        play = learners.get(algorithm).play_games
         play(theta, settings, [1], game)                          # compile
         seeds = [derive_seed(0, "othello-rate", i, bits=32) for i in range(games)]
         t0 = time.perf_counter()

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gamelib.experiments.pgleaf.config import ALGORITHM_ABBREVIATIONS, ALGORITHM_LABELS
-from gamelib.learn.selfplay import ALGORITHMS
+from gamelib.experiments.pgleaf.config import ALGORITHM_ABBREVIATIONS, ALGORITHM_LABELS, ALGORITHMS
 
 #: The paper's Tables 2-4 (MDP, row's win rate % against the column; bold: significant at 1%).
 PAPER_TABLES = {

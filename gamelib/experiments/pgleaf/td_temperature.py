@@ -196,7 +196,7 @@ def versus(point: str, seed: int = 0, games: int = VERSUS_GAMES, *, root=None,
     save into its ``theta/``, and returns it."""
     import pandas as pd
 
-    from gamelib.evaluation import shogi as ev
+    from gamelib.games.minishogi import features as ev
     from gamelib.experiments.pgleaf.matches import match_settings
     from gamelib.experiments.pgleaf.training import saved_theta, theta_file
     from gamelib.play.shogi import play_games

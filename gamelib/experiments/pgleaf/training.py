@@ -12,7 +12,8 @@ from tqdm import tqdm
 from gamelib.experiments.pgleaf.config import (INIT_SCALE, PGLeafConfig, RunSpec, init_scale,
                                                runs_of, settings_of, train_config)
 from gamelib.games import registry
-from gamelib.learn.selfplay import mirror_replies, pg_update, play_pg_games, play_td_games
+from gamelib.learn import learners
+from gamelib.learn.selfplay import mirror_replies
 from gamelib.runtime.checkpoint import CheckpointStore
 from gamelib.runtime.driver import run_batched
 from gamelib.runtime.seeds import derive_seed
@@ -32,16 +33,6 @@ def game_seeds(seed: int, run: RunSpec, first: int, count: int) -> np.ndarray:
     ``derive_seed(seed, "game", algorithm, reward, replicate, i)``."""
     return np.array([derive_seed(seed, "game", run.algorithm, run.reward, run.replicate, i,
                                  bits=32) for i in range(first, first + count)], dtype=np.int64)
-
-
-def _pg_job(job):
-    theta, settings, seeds, game = job
-    return play_pg_games(theta, settings, seeds, registry.get(game))
-
-
-def _td_job(job):
-    theta, settings, seeds, game = job
-    return play_td_games(theta, settings, seeds, registry.get(game))
 
 
 #: The per-batch counts of a run's self-play (:func:`stats_row`).
@@ -103,13 +94,14 @@ def train(folder, config: PGLeafConfig, seed: int, *, workers: int | None = None
         return state
 
     def step(state, ctx):
+        per_run = {run.key: batch_jobs(state[f"theta/{run.key}"], run, settings[run.key],
+                                       ctx.run_seed, ctx.index, m, per_job, config.game)
+                   for run in runs}
         jobs, owners = [], []
-        # TD runs first: each is one long job
-        for run in sorted(runs, key=lambda r: settings[r.key].policy_gradient):
-            mine = batch_jobs(state[f"theta/{run.key}"], run, settings[run.key], ctx.run_seed,
-                              ctx.index, m, per_job, config.game)
-            jobs += mine
-            owners += [run.key] * len(mine)
+        # the runs with the fewest jobs first: a TD run's batch is one long job
+        for run in sorted(runs, key=lambda r: len(per_run[r.key])):
+            jobs += per_run[run.key]
+            owners += [run.key] * len(per_run[run.key])
         results = ctx.map(call_job, jobs, chunksize=1)
         new = dict(state)
         for run in runs:
@@ -134,13 +126,11 @@ def train(folder, config: PGLeafConfig, seed: int, *, workers: int | None = None
 def batch_jobs(theta, run: RunSpec, settings, run_seed: int, index: int, m: int,
                per_job: int, game: str = "minishogi") -> list:
     """The jobs of batch ``index`` (games ``index·m .. index·m + m - 1``) of one run of
-    ``game``, each a ``(function, arguments)`` pair for :func:`call_job`: a TD run's ``m`` games
-    are one job (θ changes after every game), a policy-gradient run's are ``m / per_job`` jobs
-    (θ fixed)."""
+    ``game``, each a ``(function, arguments)`` pair for :func:`call_job`, as its learner cuts
+    them (:meth:`gamelib.learn.learners.Learner.batch_jobs`: a TD run's ``m`` games are one job,
+    θ changing after every game; a policy-gradient run's are ``m / per_job`` jobs, θ fixed)."""
     seeds = game_seeds(run_seed, run, index * m, m)
-    if not settings.policy_gradient:
-        return [(_td_job, (theta, settings, seeds, game))]
-    return [(_pg_job, (theta, settings, seeds[j:j + per_job], game)) for j in range(0, m, per_job)]
+    return learners.get(run.algorithm).batch_jobs(theta, settings, seeds, game, per_job)
 
 
 def call_job(job):
@@ -151,11 +141,9 @@ def call_job(job):
 
 def batch_result(theta, settings, results, game: str = "minishogi") -> tuple[np.ndarray, list]:
     """``(θ after the batch, its games)`` from the results of the run's :func:`batch_jobs`, in
-    their order: the TD learner's θ, or the policy-gradient update (eqs. 1-4) from θ."""
-    if settings.policy_gradient:
-        records = [rec for part in results for rec in part]
-        return pg_update(theta, records, settings, registry.get(game)), records
-    return results[0]
+    their order (:meth:`gamelib.learn.learners.Learner.batch_result`: the TD learner's θ, or
+    the policy-gradient update of eqs. 1-4 from θ)."""
+    return learners.get(settings.algorithm).batch_result(theta, settings, results, game)
 
 
 def trained_theta(folder, config: PGLeafConfig, seed: int, games: int) -> dict:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..diagrams import Diagram, _fmt, arrow, attrs, escape, row, svg_document
+from ...diagrams import Diagram, _fmt, arrow, attrs, escape, row, svg_document
 from . import core
 from . import rules as R
 from .notation import SQUARE_NAMES, parse_square
@@ -103,7 +103,7 @@ def piece_legend(size: float = 34) -> Diagram:
 def position_svg(pos, *, letters: bool = False, last_move: bool | str = True,
                  arrows: Iterable = (), size: float = 40, coordinates: bool = True,
                  title: str | None = None) -> Diagram:
-    """A board diagram of the :class:`~gamelib.minishogi.Position` ``pos``.
+    """A board diagram of the :class:`~gamelib.games.minishogi.Position` ``pos``.
 
     Parameters
     ----------

@@ -1,14 +1,14 @@
 """SVG diagrams of Othello boards (``Board._repr_svg_``).
 
 Columns a..h run left to right and rows 1..8 top to bottom (square a1 at the top left, as in
-:mod:`gamelib.othello.board`). Discs are drawn black and white; the side to move's legal moves
+:mod:`gamelib.games.othello.board`). Discs are drawn black and white; the side to move's legal moves
 are small dots; the last move's disc carries a red mark. Elements have classes for readers and
 tests: ``disc black``/``disc white`` and ``legal`` (with ``data-square``), ``last-move``.
 """
 
 from __future__ import annotations
 
-from ..diagrams import Diagram, _fmt, attrs, svg_document
+from ...diagrams import Diagram, _fmt, attrs, svg_document
 from .squares import SQUARE_NAMES, parse_square
 
 __all__ = ["board_svg"]
@@ -18,7 +18,7 @@ _GREEN = "#2e8b57"
 
 def board_svg(board, *, legal: bool = True, last_move: bool | str = True, size: float = 32,
               coordinates: bool = True, title: str | None = None) -> Diagram:
-    """A diagram of the :class:`~gamelib.othello.Board` ``board``.
+    """A diagram of the :class:`~gamelib.games.othello.Board` ``board``.
 
     Parameters
     ----------

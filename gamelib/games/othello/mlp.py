@@ -30,7 +30,7 @@ All parameters live in one flat vector (weights of layer ``k`` stored row-major 
 :func:`gradient_check` perturbs and what the numba search reads through :func:`mlp_value`.
 
 Training, prediction and the search's forward pass run in the numba kernels of
-:mod:`gamelib.othello.mlp_kernels`, which sum in a fixed order (no BLAS): the same seed gives
+:mod:`gamelib.games.othello.mlp_kernels`, which sum in a fixed order (no BLAS): the same seed gives
 the same network, bit for bit, on every CPU.
 """
 
@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from ..runtime.atomic import load_npz, save_npz_atomic
+from ...runtime.atomic import load_npz, save_npz_atomic
 from . import mlp_kernels as _k
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -73,6 +73,7 @@ __all__ = [
 PAPER_SIZES = (64, 128, 256, 64, 1)
 #: Input encodings and their integer codes (the code is what the numba kernels receive).
 ENCODINGS = {"paper": 0, "planes": 1}
+#: The format name written into MLP files (the module's name when the format was made; kept).
 FORMAT_NAME = "gamelib.othello.mlp"
 FORMAT_VERSION = 1
 
@@ -254,7 +255,7 @@ class MLP:
 
     def forward(self, x) -> np.ndarray:
         """Outputs :math:`v_\\theta` (float64, shape ``(n,)``) for encoded inputs ``x``
-        (shape ``(n, in)``); see :mod:`gamelib.othello.mlp_kernels`."""
+        (shape ``(n, in)``); see :mod:`gamelib.games.othello.mlp_kernels`."""
         x = self._inputs(x)
         y = np.empty(x.shape[0], dtype=np.float64)
         _k.forward_rows(self.params, np.asarray(self.sizes, dtype=np.int64), x, y)
@@ -267,7 +268,7 @@ class MLP:
 
         which is eq. (4) when ``w_i = n(s_i)`` over the whole table (and its unbiased
         mini-batch estimate when the rows are state occurrences sampled with ``w_i = 1``).
-        The sums run in a fixed order (:func:`gamelib.othello.mlp_kernels.loss_and_grad`), so
+        The sums run in a fixed order (:func:`gamelib.games.othello.mlp_kernels.loss_and_grad`), so
         the result is the same on every CPU.
 
         Returns
@@ -370,7 +371,7 @@ def mlp_value(params, sizes, code, black, white):
     float
         The probability that Black wins: the same kernel as :meth:`MLP.predict`, so the same
         bits (empty squares and inactive ReLU units are skipped, see
-        :mod:`gamelib.othello.mlp_kernels`).
+        :mod:`gamelib.games.othello.mlp_kernels`).
     """
     hidden = 0
     width = sizes[0]

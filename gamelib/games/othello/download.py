@@ -1,6 +1,6 @@
 """Fetch the WTHOR records from the French Othello Federation and validate them.
 
-``python -m gamelib.othello.download [--years 1977-2020] [--dest DIR] [--strict]``
+``python -m gamelib.games.othello.download [--years 1977-2020] [--dest DIR] [--strict]``
 
 For each year, the yearly archive ``WTH_<year>.ZIP`` is downloaded from the federation's site
 (https://www.ffothello.org/informatique/la-base-wthor/, files under
@@ -8,7 +8,7 @@ For each year, the yearly archive ``WTH_<year>.ZIP`` is downloaded from the fede
 file inside is validated before it is installed:
 
 1. the header agrees with the file size and names the requested year;
-2. every game is replayed with legality checks (:func:`gamelib.othello.wthor.load`);
+2. every game is replayed with legality checks (:func:`gamelib.games.othello.wthor.load`);
 3. its SHA-256 is compared with ``data/othello/wthor.sha256``, the checksums of the copy
    the book was built and tested on.
 
@@ -21,7 +21,7 @@ of every installed file is recorded in ``<dest>/SHA256SUMS``; ``--verify`` re-ch
 installed folder against it.
 
 The default destination is ``<repo>/data/othello/wthor`` (git-ignored: the records are
-never committed), the last place :func:`gamelib.othello.wthor.find_wthor_dir` looks.
+never committed), the last place :func:`gamelib.games.othello.wthor.find_wthor_dir` looks.
 ``--from-dir`` installs archives downloaded by hand (behind a proxy, say) with the same
 checks. The site cannot be reached from the project's build machines, so this script is
 not run by the test suite; the install and verify steps are, on locally made archives.
@@ -38,7 +38,8 @@ import zipfile
 from pathlib import Path
 
 from gamelib.runtime import cli
-from ..runtime.atomic import atomic_write_bytes
+from ...runtime.atomic import atomic_write_bytes
+from ...runtime.paths import repo_root
 from . import wthor
 
 __all__ = [
@@ -59,7 +60,7 @@ ARCHIVE_URL = "https://www.ffothello.org/wthor/base_zip/WTH_{year}.ZIP"
 NAMES_URL = "https://www.ffothello.org/wthor/base/{name}"
 NAME_FILES = ("WTHOR.JOU", "WTHOR.TRN")
 FIRST_YEAR, LAST_YEAR = 1977, 2020
-_REPO = Path(__file__).resolve().parents[2]
+_REPO = repo_root()
 CHECKSUMS = _REPO / "data" / "othello" / "wthor.sha256"
 DEFAULT_DEST = _REPO / "data" / "othello" / "wthor"
 
@@ -119,7 +120,7 @@ def install_archive(zip_path, dest, year: int, strict: bool = False) -> str:
     """Validate a ``WTH_<year>.ZIP`` archive and install its ``.wtb`` into ``dest``.
 
     Returns a one-line report. Raises :class:`DownloadError` (or
-    :class:`gamelib.othello.wthor.WthorError`) when the archive is not usable; nothing is
+    :class:`gamelib.games.othello.wthor.WthorError`) when the archive is not usable; nothing is
     written then.
     """
     zip_path, dest = Path(zip_path), Path(dest)
@@ -256,7 +257,7 @@ def _parse_years(text: str) -> list[int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = cli.ArgumentParser(
-        prog="python -m gamelib.othello.download", description=__doc__.splitlines()[0]
+        prog="python -m gamelib.games.othello.download", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--years", type=_parse_years, default=list(range(FIRST_YEAR, LAST_YEAR + 1)),
                         help=f"years to fetch, e.g. 1977-2020 or 1990,2004 (default {FIRST_YEAR}-{LAST_YEAR})")

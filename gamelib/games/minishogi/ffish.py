@@ -16,7 +16,7 @@ from __future__ import annotations
 try:
     import pyffish as sf
 except ImportError as err:  # pragma: no cover - depends on the environment
-    raise ImportError("gamelib.minishogi.ffish needs pyffish (pip install pyffish), the rules oracle") from err
+    raise ImportError("gamelib.games.minishogi.ffish needs pyffish (pip install pyffish), the rules oracle") from err
 
 __all__ = [
     "VARIANT",

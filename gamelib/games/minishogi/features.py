@@ -52,7 +52,7 @@ Feature layout
 --------------
 Squares are named as the feature's side sees the board (sente's coordinates, ``5a`` is the far
 left corner); the piece types are P S G B R K +P +S +B +R (codes 1..10 of
-:mod:`gamelib.minishogi.rules`); "own" and "enemy" are relative to the side :math:`c` whose
+:mod:`gamelib.games.minishogi.rules`); "own" and "enemy" are relative to the side :math:`c` whose
 :math:`\\psi_c` holds the feature. Each active feature of :math:`\\psi_c` has value 1 (hands:
 the number of pieces), so :math:`\\phi` holds small integers (negative in the ``opp_`` blocks);
 the tempo feature is always 1. The blocks of a side (the ``opp_`` copies follow in the same order
@@ -83,7 +83,7 @@ the squares not attacked by the enemy (the king's legal moves).
 Functions
 ---------
 All kernels are ``@njit(cache=True)`` (those the search calls ``@kernel``) and take the
-:mod:`gamelib.minishogi.core` state array: :func:`evaluate` (θ·φ, computed directly without
+:mod:`gamelib.games.minishogi.core` state array: :func:`evaluate` (θ·φ, computed directly without
 building φ), :func:`evaluate_material` (the material blocks only; the "material-only" engine),
 :func:`evaluate_kind` (the dispatcher the search calls), :func:`features` (the sparse φ: sorted
 unique indices, non-zero values; :func:`features_unsorted`: the same entries in scan order, for
@@ -108,9 +108,9 @@ from gamelib.runtime.bits import ctpop
 from gamelib.runtime.index import unsigned as _u
 from gamelib.runtime.kernels import kernel
 from gamelib.runtime.parameters import check_parameters, load_parameters, save_parameters
-from gamelib.minishogi import core
-from gamelib.minishogi import rules as R
-from gamelib.minishogi.notation import SQUARE_NAMES
+from . import core
+from . import rules as R
+from .notation import SQUARE_NAMES
 
 __all__ = [
     "N_FEATURES",
@@ -605,7 +605,7 @@ def evaluate(s, theta):
     Parameters
     ----------
     s : int64 array
-        A :mod:`gamelib.minishogi.core` state.
+        A :mod:`gamelib.games.minishogi.core` state.
     theta : float64 array of length ``N_FEATURES`` or ``N_WEIGHTS``
         The parameters (not checked here: see :func:`check_theta`), or weights prepared from
         them by :func:`prepare` (the same value, 1.6-2.6 times faster pairs).
@@ -624,7 +624,7 @@ def features(s, idx, val):
     Parameters
     ----------
     s : int64 array
-        A :mod:`gamelib.minishogi.core` state.
+        A :mod:`gamelib.games.minishogi.core` state.
     idx : int32 array of length ≥ ``MAX_ACTIVE``
         Receives the feature indices.
     val : float64 array of length ≥ ``MAX_ACTIVE``
@@ -795,7 +795,7 @@ def evaluate_kind(s, theta, kind):
 def _state_of(position) -> np.ndarray:
     state = getattr(position, "state", position)
     if not isinstance(state, np.ndarray) or state.dtype != np.int64 or state.ndim != 1 or state.shape[0] < core.HIST:
-        raise ValueError("expected a gamelib.minishogi Position or core state array (int64)")
+        raise ValueError("expected a gamelib.games.minishogi Position or core state array (int64)")
     return state
 
 
@@ -819,7 +819,7 @@ def mirror(position) -> np.ndarray:
 
 
 def sparse_features(position) -> tuple[np.ndarray, np.ndarray]:
-    """φ of a :class:`~gamelib.minishogi.Position` (or state) as (indices int32, values float64)."""
+    """φ of a :class:`~gamelib.games.minishogi.Position` (or state) as (indices int32, values float64)."""
     idx = np.empty(MAX_ACTIVE, dtype=np.int32)
     val = np.empty(MAX_ACTIVE, dtype=np.float64)
     n = features(_state_of(position), idx, val)

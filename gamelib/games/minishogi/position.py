@@ -3,7 +3,7 @@
 :class:`Position` (alias :class:`Board`) is in the style of python-chess's ``Board``: make it from
 an SFEN, read :attr:`Position.legal_moves`, :meth:`Position.push_usi` and :meth:`Position.pop`
 moves, ask :meth:`Position.is_check` and :meth:`Position.outcome`, print it. Its
-:attr:`Position.state` is the live :mod:`~gamelib.minishogi.core` state array, for numba code.
+:attr:`Position.state` is the live :mod:`~gamelib.games.minishogi.core` state array, for numba code.
 
 The functions :func:`legal_moves`, :func:`perft` and :func:`outcome` take SFEN strings and USI
 moves; they are the stable API that code outside the project calls.
@@ -15,11 +15,11 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..runtime.checks import check_int
+from ...runtime.checks import check_int
 from . import core
 from . import rules as R
 from .notation import format_sfen, format_usi, parse_sfen, parse_square, parse_usi, usi_to_move
-from ..diagrams import Diagram, row
+from ...diagrams import Diagram, row
 from .svg import position_svg
 
 __all__ = ["Position", "Board", "legal_moves", "perft", "outcome", "RESULT_NAMES", "game_strip"]
@@ -74,7 +74,7 @@ class Position:
     # ---------------------------------------------------------------- reading
     @property
     def state(self) -> np.ndarray:
-        """The live :mod:`~gamelib.minishogi.core` state array (board, hands, history)."""
+        """The live :mod:`~gamelib.games.minishogi.core` state array (board, hands, history)."""
         return self._state
 
     @property
@@ -123,7 +123,7 @@ class Position:
 
     # ---------------------------------------------------------------- moves
     def legal_move_codes(self) -> np.ndarray:
-        """The legal moves as :mod:`~gamelib.minishogi.core` integer moves."""
+        """The legal moves as :mod:`~gamelib.games.minishogi.core` integer moves."""
         n = core.gen_moves(self._state, self._buf, 0, False)
         return self._buf[:n].astype(np.int64)
 
@@ -217,7 +217,7 @@ class Position:
         return f"Position({self.sfen()!r})"
 
     def _repr_svg_(self) -> str:
-        """A board diagram for Jupyter; options: :func:`gamelib.minishogi.svg.position_svg`."""
+        """A board diagram for Jupyter; options: :func:`gamelib.games.minishogi.svg.position_svg`."""
         return position_svg(self).svg
 
     def __str__(self) -> str:
@@ -305,7 +305,7 @@ def game_strip(moves, plies, sfen: str = R.START_SFEN, *, letters: bool = False,
     """The positions of a game after the given numbers of plies, side by side (each with its
     last move shaded), captioned ``"ply k: <move>"`` unless ``captions`` are given.
 
-    ``moves`` are USI strings or :mod:`~gamelib.minishogi.core` integer moves from ``sfen``;
+    ``moves`` are USI strings or :mod:`~gamelib.games.minishogi.core` integer moves from ``sfen``;
     ``plies`` are non-decreasing numbers between 0 and ``len(moves)``.
     """
     moves, plies = list(moves), [int(p) for p in plies]

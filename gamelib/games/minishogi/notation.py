@@ -19,7 +19,7 @@ import re
 
 import numpy as np
 
-from ..runtime.checks import check_int
+from ...runtime.checks import check_int
 from . import core
 from . import rules as R
 

@@ -53,9 +53,9 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from gamelib.minishogi import core
-from gamelib.minishogi import rules as R
-from gamelib.minishogi.notation import format_sfen, parse_sfen, usi_to_move
+from . import core
+from . import rules as R
+from .notation import format_sfen, parse_sfen, usi_to_move
 
 __all__ = ["FORMAT_NAME", "RESULTS", "RecordedGame", "format_record", "format_records",
            "write_records", "parse_records", "read_records", "replay"]
@@ -125,7 +125,7 @@ def replay(start_sfen: str, moves: Sequence[str], *, extra_plies: int = 0,
     Returns
     -------
     state : int64 array
-        The :mod:`gamelib.minishogi.core` state after the moves (history of the whole game,
+        The :mod:`gamelib.games.minishogi.core` state after the moves (history of the whole game,
         room for ``extra_plies`` more plies).
     codes : int32 array
         The engine's integer moves.

@@ -1,8 +1,8 @@
-"""Evaluation benchmark: ``python -m gamelib.evaluation.bench [--positions N] [--repeat N]``.
+"""Evaluation benchmark: ``python -m gamelib.games.minishogi.features_bench [--positions N] [--repeat N]``.
 
-Times, single core and after numba compilation, :func:`~gamelib.evaluation.shogi.evaluate`
-(the full linear evaluation), :func:`~gamelib.evaluation.shogi.evaluate_material` and
-:func:`~gamelib.evaluation.shogi.features` (the sorted sparse φ) on positions of seeded random
+Times, single core and after numba compilation, :func:`~gamelib.games.minishogi.features.evaluate`
+(the full linear evaluation), :func:`~gamelib.games.minishogi.features.evaluate_material` and
+:func:`~gamelib.games.minishogi.features.features` (the sorted sparse φ) on positions of seeded random
 games, in nanoseconds of CPU time per call (best of ``--repeat`` runs: shared machines make
 timings noisy).
 The calls go round the positions many times, so the parameters and tables stay in the caches
@@ -17,11 +17,11 @@ import numpy as np
 from numba import njit
 
 from gamelib.runtime import cli
-from gamelib.minishogi import core
-from gamelib.minishogi.rules import START_SFEN
-from gamelib.minishogi.notation import parse_sfen
+from . import core
+from .rules import START_SFEN
+from .notation import parse_sfen
 
-from . import shogi as E
+from . import features as E
 
 __all__ = ["random_positions", "evaluation_timings", "main"]
 
@@ -95,7 +95,7 @@ def _elapsed(fn) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = cli.ArgumentParser(prog="python -m gamelib.evaluation.bench", description=__doc__.split("\n\n")[0])
+    ap = cli.ArgumentParser(prog="python -m gamelib.games.minishogi.features_bench", description=__doc__.split("\n\n")[0])
     ap.add_argument("--positions", type=int, default=1000, help="random positions")
     ap.add_argument("--rounds", type=int, default=50, help="passes over the positions per run")
     ap.add_argument("--repeat", type=int, default=3, help="runs; the best is reported")

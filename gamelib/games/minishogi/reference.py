@@ -3,7 +3,7 @@
 The PGLeaf paper measures its learners against ``ssp``, a 5×5 shogi engine that is no longer
 available. Our stand-in is a fixed, documented engine: the same search as the learners
 (:func:`gamelib.search.search`) with the hand-made weights below, in the learners' own feature
-layout (:mod:`gamelib.evaluation.shogi`), at the fixed node budget :data:`REFERENCE_NODE_BUDGET`
+layout (:mod:`gamelib.games.minishogi.features`), at the fixed node budget :data:`REFERENCE_NODE_BUDGET`
 (:func:`gamelib.play.shogi.reference_player`). Being linear in the same features, it can also
 serve as a starting point or a target for the learners.
 
@@ -26,7 +26,7 @@ The weights (paper's units, a pawn = 0.02), all stated here:
   silver and gold +0.001.
 * **King mobility.** A king with no square to go to -0.020, one square -0.010, two -0.004.
 * **Both sides alike, no tempo.** The same weights for the side to move's features and the other
-  side's (:func:`~gamelib.evaluation.shogi.side_weights_theta`: the antisymmetric evaluation),
+  side's (:func:`~gamelib.games.minishogi.features.side_weights_theta`: the antisymmetric evaluation),
   tempo 0. The layout's separate weights per side and its tempo feature came after the
   reference was tuned; with equal halves it evaluates exactly as before.
 
@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import shogi as E
+from . import features as E
 
 __all__ = ["REFERENCE_NODE_BUDGET", "REFERENCE_QDEPTH", "reference_theta", "MATERIAL", "HAND_BONUS",
            "TEMPO"]

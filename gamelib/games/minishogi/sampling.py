@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..runtime.checks import check_int
+from ...runtime.checks import check_int
 from .position import Position
 from .rules import START_SFEN
 

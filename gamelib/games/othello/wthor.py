@@ -20,7 +20,7 @@ little-endian.
 :func:`load` replays every game with the numba core (legality of every move, implied
 passes) and returns one row per game. Where the files are: :func:`find_wthor_dir` looks at
 ``$GAMELIB_WTHOR_DIR``, then ``data/othello/wthor`` in a folder named ``shared`` beside the checkout, then
-``<repo>/data/othello/wthor`` (where ``python -m gamelib.othello.download`` puts them).
+``<repo>/data/othello/wthor`` (where ``python -m gamelib.games.othello.download`` puts them).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
+from ...runtime.paths import repo_root
 from .board import SQUARE_NAMES
 from .core import START_BLACK, START_WHITE, U0, U1, flips, move_mask, popcount
 
@@ -102,7 +103,7 @@ class WthorHeader:
 
 def default_dirs() -> list[Path]:
     """Where the records are looked for, in order (the variable only when it is set)."""
-    repo = Path(__file__).resolve().parents[2]
+    repo = repo_root()
     dirs = []
     if os.environ.get(ENV_VAR):
         dirs.append(Path(os.environ[ENV_VAR]).expanduser())
@@ -127,7 +128,7 @@ def find_wthor_dir() -> Path:
     raise FileNotFoundError(
         "no WTHOR .wtb files found in "
         + ", ".join(str(d) for d in candidates)
-        + f"; set ${ENV_VAR} or run `python -m gamelib.othello.download`"
+        + f"; set ${ENV_VAR} or run `python -m gamelib.games.othello.download`"
     )
 
 

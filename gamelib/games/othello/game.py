@@ -1,4 +1,4 @@
-"""Othello behind the game protocol: the bitboard kernels of :mod:`gamelib.othello.core` on a
+"""Othello behind the game protocol: the bitboard kernels of :mod:`gamelib.games.othello.core` on a
 state array with its history.
 
 The core works on a pair of bitboards ``(p, o)`` (the side to move's discs and the other's) and
@@ -24,12 +24,12 @@ when neither has one the game is over and ``gen_moves`` returns 0. The result is
 disc difference (the empty squares, which go to the winner under the World Othello Federation
 rule, do not change it). Othello has no captures to quiesce and no check.
 
-The key is the splitmix64 finaliser of the value table's index (:mod:`gamelib.othello.value_table`)
+The key is the splitmix64 finaliser of the value table's index (:mod:`gamelib.games.othello.value_table`)
 on the black and white bitboards, with a constant mixed in when white is to move (after a pass
 the discs are the same and the side is not); it is a function of the position, computed when
 asked, so ``hash_key`` and ``hash_from_scratch`` are one function.
 
-The linear evaluation is that of :mod:`gamelib.games.othello_features` (Logistello's pattern
+The linear evaluation is that of :mod:`gamelib.games.othello.features` (Logistello's pattern
 tables, mobility, potential mobility and parity) on the current pair: its weights are the
 parameters (``prepare_weights`` does nothing), it has no tempo feature and no side halves, and
 the game no shaping bonus (``bonus_counts`` 0). Perft
@@ -41,7 +41,7 @@ its history row are the square (64 the pass); there is no repetition (``HAS_REPE
 
 Evaluation kinds (``EVAL_KINDS``): :data:`~gamelib.games.protocol.EVAL_LINEAR` (1), the linear
 evaluation above, :data:`EVAL_MLP` (2), the Othello value-network paper's multilayer
-perceptron (:mod:`gamelib.othello.mlp`; the paper's Fig. 3 layout 64 → 128 → 256 → 64 → 1),
+perceptron (:mod:`gamelib.games.othello.mlp`; the paper's Fig. 3 layout 64 → 128 → 256 → 64 → 1),
 
 .. math::
 
@@ -58,25 +58,25 @@ The network travels as the one ``float64`` vector θ the search passes around
 
 =====================  ===================================================================
 ``θ[0]``               :data:`MLP_TAG` (a packed network, not a linear θ)
-``θ[1]``               the input encoding's code (:data:`gamelib.othello.mlp.ENCODINGS`)
+``θ[1]``               the input encoding's code (:data:`gamelib.games.othello.mlp.ENCODINGS`)
 ``θ[2]``               bytes per parameter: 4 (``float32``) or 8 (``float64``)
 ``θ[3]``               ``L``, the number of layer widths
-``θ[4:4 + L]``         the widths, input first (:attr:`gamelib.othello.mlp.MLP.sizes`)
+``θ[4:4 + L]``         the widths, input first (:attr:`gamelib.games.othello.mlp.MLP.sizes`)
 ``θ[4 + L]``           ``n``, the number of parameters
 ``θ[5 + L:]``          the ``n`` parameters' bytes in the flat order of
-                       :class:`gamelib.othello.mlp.MLP` (native byte order): one to a slot
+                       :class:`gamelib.games.othello.mlp.MLP` (native byte order): one to a slot
                        for ``float64``, two to a slot for ``float32`` (the last slot's second
                        half 0 when ``n`` is odd), read back through a ``float32`` view
 =====================  ===================================================================
 
 The kernel (:func:`packed_mlp_value`) hands those parameters, unconverted, to
-:func:`gamelib.othello.mlp.mlp_value` and so to :func:`gamelib.othello.mlp_kernels.forward_row`,
-the forward pass of :meth:`~gamelib.othello.mlp.MLP.predict`: its sums run in a fixed order in
+:func:`gamelib.games.othello.mlp.mlp_value` and so to :func:`gamelib.games.othello.mlp_kernels.forward_row`,
+the forward pass of :meth:`~gamelib.games.othello.mlp.MLP.predict`: its sums run in a fixed order in
 the network's own float type (no BLAS), so the value is bit for bit the network's on every CPU.
 A ``float32`` pair of finite numbers is a finite ``float64``, so the packed θ passes the
 players' finiteness checks.
 
-:data:`EVAL_TABLE` (3) is the same paper's value table (:mod:`gamelib.othello.value_table`,
+:data:`EVAL_TABLE` (3) is the same paper's value table (:mod:`gamelib.games.othello.value_table`,
 eqs. 1–3): :math:`v = v_b(s)`, Black's win rate among the recorded games through ``s``, where
 the table has the position, and elsewhere the fallback network's :math:`v_\\theta(s)` (or
 :math:`v = 1/2`, a score of 0, without one), turned into the side to move's score as above
@@ -101,9 +101,9 @@ together as one θ (:func:`pack_table`, read back by :func:`unpack_table`, check
 =================================  ========================================================
 
 The slots, rows and values are those of the table's
-:meth:`~gamelib.othello.value_table.ValueTable.kernel_args`, so a position is probed from the
+:meth:`~gamelib.games.othello.value_table.ValueTable.kernel_args`, so a position is probed from the
 same slot (the splitmix64 hash of its bitboards) along the same linear probe as
-:func:`~gamelib.othello.value_table.table_value` and finds the same value. The keys travel as
+:func:`~gamelib.games.othello.value_table.table_value` and finds the same value. The keys travel as
 halves because a bitboard's 64 bits, read as a ``float64``, are not always a finite number
 (about one key in 170 of the value chapter's table would be a NaN or an infinity), and every
 entry of θ must be finite for the players. A check of a packed table reads all of it (its
@@ -119,19 +119,19 @@ import weakref
 import numpy as np
 from numba import njit
 
-from gamelib.othello import core as _core
-from gamelib.othello.board import MAX_GAME_PLIES
-from gamelib.othello.mlp import ENCODINGS as _ENCODINGS
-from gamelib.othello.mlp import MLP, mlp_value
-from gamelib.othello.squares import SQUARE_NAMES
-from gamelib.othello.value_table import ValueTable
-from gamelib.othello.value_table import _hash as _pair_hash
+from . import core as _core
+from .board import MAX_GAME_PLIES
+from .mlp import ENCODINGS as _ENCODINGS
+from .mlp import MLP, mlp_value
+from .squares import SQUARE_NAMES
+from .value_table import ValueTable
+from .value_table import _hash as _pair_hash
 from gamelib.runtime.bits import cttz as _cttz
 from gamelib.runtime.index import unsigned as _u
 from gamelib.runtime.kernels import kernel
 from gamelib.runtime.parameters import check_parameters, load_parameters, save_parameters
-from . import othello_features as _features
-from .protocol import DRAW, EVAL_LINEAR, LOSS, ONGOING, WIN, EvalKind, Reference
+from . import features as _features
+from ..protocol import DRAW, EVAL_LINEAR, LOSS, ONGOING, WIN, EvalKind, Reference
 
 __all__ = ["REFERENCE", "reference_theta", "position", "first_move", "start", "with_room", "move_text", "parse_move", "initial_theta", "check_theta", "save_theta",
            "load_theta", "LAYOUT_NAME", "FORMAT_VERSION", "new_state", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS",
@@ -164,7 +164,7 @@ _U1 = np.uint64(1)
 _U2 = np.uint64(2)
 _U3 = np.uint64(3)
 _WHITE_KEY = np.uint64(0x2545F4914F6CDD1D)
-#: The name and version of the feature layout (:mod:`gamelib.games.othello_features`) that
+#: The name and version of the feature layout (:mod:`gamelib.games.othello.features`) that
 #: parameter files carry.
 LAYOUT_NAME = "othello-patterns"
 FORMAT_VERSION = 1
@@ -225,7 +225,7 @@ def start(capacity: int = MAX_GAME_PLIES) -> np.ndarray:
 
 def initial_theta(seed: int = 0, scale: float = 1e-4) -> np.ndarray:
     """The learners' starting parameters: the classic square weights as pattern weights
-    (:func:`gamelib.games.othello_features.initial_theta`, the positional score), every other
+    (:func:`gamelib.games.othello.features.initial_theta`, the positional score), every other
     weight ~ N(0, scale²) from ``numpy.random.default_rng(seed)`` (as 5×5 shogi's start from
     the paper's piece values and small random numbers)."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
@@ -270,24 +270,24 @@ def _packed_vector(theta, name: str, tag: float) -> np.ndarray:
         arr = np.ascontiguousarray(theta, dtype=np.float64)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a vector of numbers (a {short} packed by "
-                         f"gamelib.games.othello.{packer})") from None
+                         f"gamelib.games.othello.game.{packer})") from None
     if arr.ndim != 1 or arr.size <= header or arr[0] != tag:
         other = _PACKED.get(float(arr[0])) if arr.ndim == 1 and arr.size else None
         hint = (f": a linear evaluation's θ ({N_FEATURES} parameters) is not a {short}"
                 if arr.ndim == 1 and arr.size == N_FEATURES
                 else f": it is a {other[2]} packed by {other[4]} (the kind {other[5]})" if other
                 else "")
-        raise ValueError(f"{name} is not a {what} packed by gamelib.games.othello.{packer} "
+        raise ValueError(f"{name} is not a {what} packed by gamelib.games.othello.game.{packer} "
                          f"(its first entry is not {tag_name}){hint}")
     return arr
 
 
 def pack_mlp(mlp: MLP) -> np.ndarray:
-    """The value network ``mlp`` (:class:`gamelib.othello.mlp.MLP`, ``float32`` or ``float64``) as
+    """The value network ``mlp`` (:class:`gamelib.games.othello.mlp.MLP`, ``float32`` or ``float64``) as
     the ``float64`` vector θ of :data:`EVAL_MLP`: the header and the parameters' bytes of the
     module doc's table (``ValueError`` for anything but an MLP)."""
     if not isinstance(mlp, MLP):
-        raise ValueError(f"pack_mlp needs a gamelib.othello.mlp.MLP, got {type(mlp).__name__}")
+        raise ValueError(f"pack_mlp needs a gamelib.games.othello.mlp.MLP, got {type(mlp).__name__}")
     params = mlp.params
     n = params.size
     header = [MLP_TAG, _ENCODINGS[mlp.encoding], params.itemsize, len(mlp.sizes), *mlp.sizes, n]
@@ -340,15 +340,15 @@ def check_mlp_theta(theta, name: str = "theta") -> np.ndarray:
 
 
 def pack_table(table: ValueTable, fallback: MLP | None = None) -> np.ndarray:
-    """The value table ``table`` (:class:`gamelib.othello.value_table.ValueTable`) and the network
-    ``fallback`` it falls back on where it has no entry (:class:`gamelib.othello.mlp.MLP`, or None:
+    """The value table ``table`` (:class:`gamelib.games.othello.value_table.ValueTable`) and the network
+    ``fallback`` it falls back on where it has no entry (:class:`gamelib.games.othello.mlp.MLP`, or None:
     a score of 0 there) as the ``float64`` vector θ of :data:`EVAL_TABLE` (the module doc's
     table; ``ValueError`` for anything else)."""
     if not isinstance(table, ValueTable):
-        raise ValueError(f"pack_table needs a gamelib.othello.value_table.ValueTable, got "
+        raise ValueError(f"pack_table needs a gamelib.games.othello.value_table.ValueTable, got "
                          f"{type(table).__name__}")
     if fallback is not None and not isinstance(fallback, MLP):
-        raise ValueError(f"pack_table's fallback must be a gamelib.othello.mlp.MLP or None, got "
+        raise ValueError(f"pack_table's fallback must be a gamelib.games.othello.mlp.MLP or None, got "
                          f"{type(fallback).__name__}")
     slots, keys_b, keys_w, v_b = table.kernel_args()
     net = np.zeros(0) if fallback is None else pack_mlp(fallback)
@@ -433,8 +433,8 @@ def _first_unfound_row(theta):
 def unpack_table(theta, name: str = "theta"):
     """The table and network packed in ``theta`` by :func:`pack_table`: ``((slots, keys_black,
     keys_white, v_b), fallback)``, the arrays of
-    :meth:`gamelib.othello.value_table.ValueTable.kernel_args` (the same values, bit for bit)
-    and the :class:`gamelib.othello.mlp.MLP` or None; ``ValueError`` naming what is wrong (a vector that is not a packed table, such as a
+    :meth:`gamelib.games.othello.value_table.ValueTable.kernel_args` (the same values, bit for bit)
+    and the :class:`gamelib.games.othello.mlp.MLP` or None; ``ValueError`` naming what is wrong (a vector that is not a packed table, such as a
     linear evaluation's θ or a packed network; a damaged header; slots that do not hold each row
     once or do not lead to it; keys that are not halves of disjoint bitboards; values outside
     [0, 1]; a damaged network)."""
@@ -469,7 +469,7 @@ def check_table_theta(theta, name: str = "theta") -> np.ndarray:
 
 def reference_theta() -> np.ndarray:
     """The reference opponent's parameters: the classic square weights spread over the pattern
-    tables (:func:`gamelib.games.othello_features.initial_theta`)."""
+    tables (:func:`gamelib.games.othello.features.initial_theta`)."""
     return _features.initial_theta()
 
 
@@ -560,8 +560,8 @@ def gen_noisy(s, buf, start):
 
 @kernel(inline="always")
 def make_move(s, m):
-    """Push the pair after square ``m`` (as :func:`gamelib.othello.core.make_move`: the discs
-    :func:`~gamelib.othello.core.flips` turns) or a pass, sides exchanged."""
+    """Push the pair after square ``m`` (as :func:`gamelib.games.othello.core.make_move`: the discs
+    :func:`~gamelib.games.othello.core.flips` turns) or a pass, sides exchanged."""
     ply = s[_PLY]
     top = _u(_HIST + 2 * ply)
     p = s[top]
@@ -569,7 +569,7 @@ def make_move(s, m):
     if m == PASS:
         s[top + _U2] = o
         s[top + _U3] = p
-    else:   # gamelib.othello.core.make_move, with its flips
+    else:   # gamelib.games.othello.core.make_move, with its flips
         sq = np.uint64(m)
         f = _core.flips(np.uint64(p), np.uint64(o), sq)
         s[top + _U2] = np.int64(np.uint64(o) & ~f)
@@ -640,14 +640,14 @@ def live_length(s):
 
 @kernel
 def evaluate(s, theta):
-    """:func:`gamelib.games.othello_features.board_evaluate` of the current pair."""
+    """:func:`gamelib.games.othello.features.board_evaluate` of the current pair."""
     p, o = _pair(s)
     return _features.board_evaluate(p, o, theta)
 
 
 @kernel
 def features(s, idx, val):
-    """:func:`gamelib.games.othello_features.board_features` of the current pair."""
+    """:func:`gamelib.games.othello.features.board_features` of the current pair."""
     p, o = _pair(s)
     return _features.board_features(p, o, idx, val)
 
@@ -735,8 +735,8 @@ def packed_mlp_value(theta, black, white):
     """:math:`v_\\theta(s)`, the probability that Black wins, of the board ``(black, white)``
     (``uint64`` bitboards) by the network packed in ``theta`` (:func:`pack_mlp`): the header
     read, the parameters viewed in their own float type and handed to
-    :func:`gamelib.othello.mlp.mlp_value` (the same bits as
-    :meth:`~gamelib.othello.mlp.MLP.predict`). Compiled with numba's reference counting, as it
+    :func:`gamelib.games.othello.mlp.mlp_value` (the same bits as
+    :meth:`~gamelib.games.othello.mlp.MLP.predict`). Compiled with numba's reference counting, as it
     allocates the network's input and activations, so that the allocation-free search kernels
     can call it. ``theta`` must pass :func:`check_mlp_theta` (the kernel trusts its header, as
     the linear evaluation trusts θ's length)."""
@@ -767,7 +767,7 @@ def evaluate_mlp(s, theta):
 def packed_table_value(theta, black, white):
     """:math:`v_b(s)` of the board ``(black, white)`` (``uint64`` bitboards) in the table packed in
     ``theta`` (:func:`pack_table`), or -1.0 when the table does not have it: the probe of
-    :func:`gamelib.othello.value_table.table_value` over the packed slots and keys. ``theta``
+    :func:`gamelib.games.othello.value_table.table_value` over the packed slots and keys. ``theta``
     must pass :func:`check_table_theta` (an empty slot ends every probe)."""
     n_slots = np.int64(theta[1])
     mask = np.uint64(n_slots - 1)

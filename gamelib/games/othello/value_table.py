@@ -596,12 +596,12 @@ def load_years(first: int, last: int, path=None) -> pd.DataFrame:
     first, last : int
         Inclusive range of years (the paper used 1977–2018, :data:`PAPER_YEARS`).
     path : str or Path, optional
-        Folder of the ``.wtb`` files (default: :func:`gamelib.othello.wthor.find_wthor_dir`).
+        Folder of the ``.wtb`` files (default: :func:`gamelib.games.othello.wthor.find_wthor_dir`).
 
     Returns
     -------
     DataFrame
-        The rows of :func:`gamelib.othello.wthor.load`, year after year.
+        The rows of :func:`gamelib.games.othello.wthor.load`, year after year.
 
     Raises
     ------
@@ -646,7 +646,7 @@ def build_tables(records: pd.DataFrame, val_fraction: float = 0.0, seed: int = 0
     Parameters
     ----------
     records : DataFrame
-        Rows of :func:`gamelib.othello.wthor.load` (columns ``year``, ``moves``,
+        Rows of :func:`gamelib.games.othello.wthor.load` (columns ``year``, ``moves``,
         ``black_score``, and ``game_index`` for the split).
     val_fraction : float
         Share of games held out for validation, decided per game by :func:`split_games` on

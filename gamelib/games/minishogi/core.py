@@ -2,7 +2,7 @@
 
 Everything here is ``@njit(cache=True)`` (what the search calls: ``@kernel``, without reference
 counting, :mod:`gamelib.runtime.kernels`) and callable from other nopython code (the search and
-the learners). The rules come from :mod:`gamelib.minishogi.rules`; the tables below are built
+the learners). The rules come from :mod:`gamelib.games.minishogi.rules`; the tables below are built
 from it when this module is imported. (numba's on-disk cache is keyed on this file: after
 editing ``rules.py``, clear the cache directory.)
 
@@ -10,7 +10,7 @@ Squares and pieces
 ------------------
 Square ``sq = 5 * rank + col``: ``rank`` 0..4 is USI rank ``a``..``e``, ``col`` 0..4 is USI
 file ``5``..``1``; ``sq`` 0 is ``5a`` (top left as sente sees it), 24 is ``1e``. A piece code is
-``type | (side << 4)`` with the types of :mod:`~gamelib.minishogi.rules` (1 P, 2 S, 3 G, 4 B,
+``type | (side << 4)`` with the types of :mod:`~gamelib.games.minishogi.rules` (1 P, 2 S, 3 G, 4 B,
 5 R, 6 K, 7 +P, 8 +S, 9 +B, 10 +R) and side 0 = sente, 1 = gote; 0 is an empty square. So
 sente's pieces are 1..10 and gote's 17..26; ``code >> 4`` is the owner, ``code & 15`` the type.
 
@@ -75,8 +75,8 @@ from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros as _clz
 from numba.cpython.unsafe.numbers import trailing_zeros as _ctz
 
-from ..runtime.checks import check_int
-from ..runtime.kernels import kernel
+from ...runtime.checks import check_int
+from ...runtime.kernels import kernel
 from . import rules as R
 
 __all__ = [
@@ -818,7 +818,7 @@ def make_move(s, m):
     The history's check flag of the new position is found on the two rays from the enemy king
     that the move can change (through its destination and through its origin), which assumes a
     legal position: the side not to move is not in check (as in every position of a game, and
-    as :func:`gamelib.minishogi.notation.parse_sfen` ensures)."""
+    as :func:`gamelib.games.minishogi.notation.parse_sfen` ensures)."""
     p = s[PLY]
     base = HIST + HIST_STRIDE * p
     if base + 2 * HIST_STRIDE > s.shape[0]:
@@ -957,7 +957,7 @@ def new_state(board, hands, side, move_number=1, capacity=DEFAULT_CAPACITY):
     ----------
     board : sequence of 25 ints
         Piece codes by square (exactly one king per side; not validated here: use
-        :func:`gamelib.minishogi.sfen.parse_sfen` for untrusted input).
+        :func:`gamelib.games.minishogi.sfen.parse_sfen` for untrusted input).
     hands : sequence of 10 ints
         ``hands[5 * side + t - 1]``: pieces of type ``t`` (1..5) in ``side``'s hand.
     side : int
@@ -1029,7 +1029,7 @@ def repetition_result(s):
 def game_result(s, buf, start, max_plies):
     """Result (``RESULT_*``) of the game at the current position, by the rules and the ply cap.
 
-    A side without legal moves loses (:data:`~gamelib.minishogi.rules.NO_MOVES_LOSES`); then
+    A side without legal moves loses (:data:`~gamelib.games.minishogi.rules.NO_MOVES_LOSES`); then
     the repetition rule; then, if ``max_plies > 0`` and
     the game has lasted ``max_plies`` plies (``MOVE_NUMBER - 1 + PLY``), a draw.
     ``buf[start:]`` is scratch space for the move generator.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..runtime.checks import check_int
+from ...runtime.checks import check_int
 
 __all__ = ["SQUARE_NAMES", "square_name", "parse_square"]
 

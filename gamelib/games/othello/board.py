@@ -1,5 +1,5 @@
 """Text boards, square names, a Pythonic :class:`Board` over the numba core, and :func:`solve`
-(the exact endgame solver of :mod:`gamelib.othello.endgame` for board strings).
+(the exact endgame solver of :mod:`gamelib.games.othello.endgame` for board strings).
 
 A board string has 64 characters, row by row from a1 (index 0 = a1, 7 = h1, 56 = a8,
 63 = h8): ``X`` black, ``O`` white, ``-`` empty (the FFO/Edax layout). Whitespace is ignored,
@@ -17,7 +17,7 @@ import re
 
 import numpy as np
 
-from ..runtime.checks import check_int
+from ...runtime.checks import check_int
 from . import core
 from .endgame import TT_BITS, solve_bitboards
 from .squares import SQUARE_NAMES, parse_square, square_name
@@ -300,7 +300,7 @@ class Board:
         return perft(self.board_string(), self.turn, depth)
 
     def solve(self, empties_to_winner: bool = True) -> tuple[int, str | None]:
-        """Exact score (side to move minus opponent) and a best move; see :func:`gamelib.othello.solve`."""
+        """Exact score (side to move minus opponent) and a best move; see :func:`gamelib.games.othello.solve`."""
         return solve(self.board_string(), self.turn, empties_to_winner)
 
     # --- text -----------------------------------------------------------------------------
@@ -317,7 +317,7 @@ class Board:
         return b
 
     def _repr_svg_(self) -> str:
-        """A board diagram for Jupyter; options: :func:`gamelib.othello.svg.board_svg`."""
+        """A board diagram for Jupyter; options: :func:`gamelib.games.othello.svg.board_svg`."""
         return board_svg(self).svg
 
     def __eq__(self, other) -> bool:

@@ -20,7 +20,7 @@ would give some 1.2 million weights where our learners see about 6 million posit
 self-play games per learner in the PGLeaf study, some 120,000 WTHOR games for comparison
 training and elmo's loss). The edge with its two X-squares is the unit of the edge tables of
 IAGO (Rosenbloom 1982) and BILL (Lee & Mahajan 1990). Squares are named as in
-:mod:`gamelib.othello.squares`; a family is one base pattern and its images under the eight
+:mod:`gamelib.games.othello.squares`; a family is one base pattern and its images under the eight
 symmetries of the board:
 
 ==========  =============================  =========  =======  =========
@@ -94,9 +94,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gamelib.othello import core as _core
-from gamelib.othello.squares import parse_square
-from gamelib.othello.symmetry import FLIP_A1H8, transform
+from . import core as _core
+from .squares import parse_square
+from .symmetry import FLIP_A1H8, transform
 from gamelib.runtime.bits import ctpop as _ctpop
 from gamelib.runtime.index import unsigned as _u
 from gamelib.runtime.kernels import kernel

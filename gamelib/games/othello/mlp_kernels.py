@@ -1,4 +1,4 @@
-"""Numba kernels of the Othello value network (:mod:`gamelib.othello.mlp`), bit-identical on
+"""Numba kernels of the Othello value network (:mod:`gamelib.games.othello.mlp`), bit-identical on
 every CPU.
 
 numpy's matrix products go to OpenBLAS, which chooses its kernel by CPU and its blocking by the
@@ -19,7 +19,7 @@ into a different network. These kernels fix the order of every sum instead:
   computed in float64, not the C library's or numpy's CPU-dependent ``exp``/``tanh``.
 
 The same :func:`forward_row` serves training, batch prediction and the αβ search
-(:func:`gamelib.othello.mlp.mlp_value`), so all three give identical values for a board.
+(:func:`gamelib.games.othello.mlp.mlp_value`), so all three give identical values for a board.
 
 Parameters live in one flat vector: layer ``l`` maps ``sizes[l]`` inputs to ``sizes[l + 1]``
 outputs, its weights stored row-major with shape ``(sizes[l], sizes[l + 1])``, then its biases.
@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..exactmath import sigmoid
+from ...exactmath import sigmoid
 
 __all__ = ["encode_row", "forward_row", "forward_rows", "loss_and_grad", "adam_step",
            "weighted_sse"]

@@ -14,7 +14,7 @@
   evaluation and a time after ``/`` are read and dropped). :func:`format_ggf` writes a
   :class:`GgfGame`, :func:`parse_ggf` reads every game of a text.
 
-Every reader replays the moves by our rules (:class:`gamelib.othello.Board`) and refuses a
+Every reader replays the moves by our rules (:class:`gamelib.games.othello.Board`) and refuses a
 record with one ``ValueError`` naming the problem (the property, the move number, the square).
 """
 

@@ -1,6 +1,6 @@
 """The rules of 5×5 shogi (minishogi, 5五将棋), all in one place.
 
-Every other module of :mod:`gamelib.minishogi` derives its tables and checks from the constants
+Every other module of :mod:`gamelib.games.minishogi` derives its tables and checks from the constants
 below, in the way Fairy-Stockfish's ``variant.cpp`` states a variant: change a rule here and the
 move generator, the SFEN parser and the game-end test follow.
 
@@ -119,7 +119,7 @@ NIFU = True
 #: Pawn-drop mate (uchifuzume) is illegal (Fairy-Stockfish generates it and scores it a loss).
 PAWN_DROP_MATE_ILLEGAL = True
 #: A side without legal moves loses (checkmate and stalemate alike). The only value implemented:
-#: :mod:`gamelib.minishogi.core` refuses to load with False.
+#: :mod:`gamelib.games.minishogi.core` refuses to load with False.
 NO_MOVES_LOSES = True
 #: The n-th occurrence of a position ends the game.
 REPETITION_COUNT = 4

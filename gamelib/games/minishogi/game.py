@@ -1,14 +1,14 @@
-"""5×5 shogi behind the game protocol: the kernels of :mod:`gamelib.minishogi.core` and the
-PGLeaf paper's linear evaluation (:mod:`gamelib.evaluation.shogi`), as they are.
+"""5×5 shogi behind the game protocol: the kernels of :mod:`gamelib.games.minishogi.core` and the
+PGLeaf paper's linear evaluation (:mod:`gamelib.games.minishogi.features`), as they are.
 
-The state is the core's ``int64`` array (position and history, :func:`gamelib.minishogi.core.
+The state is the core's ``int64`` array (position and history, :func:`gamelib.games.minishogi.core.
 new_state`); moves, make/unmake, the incremental Zobrist key ``s[HASH]``, the captures that
 quiescence searches and the check flag are the core's own functions. The wrappers below only
 fix an argument or translate a code:
 
 * ``outcome``: the core's ``game_result`` without a ply cap (a side without legal moves loses,
   then the repetition rule), its ``RESULT_*`` code turned into the side to move's view;
-* ``hash_from_scratch``: the key that :func:`gamelib.minishogi.core.new_state` computes for a
+* ``hash_from_scratch``: the key that :func:`gamelib.games.minishogi.core.new_state` computes for a
   fresh state of the same board, hands and side to move;
 * ``live_length``: the position's entries and the history up to the current ply
   (``HIST + 4·PLY + 3``: its hash, check flag and move slot).
@@ -19,11 +19,11 @@ low 11 bits (destination, origin, promotion: the captured piece follows from the
 ``move_index`` its low 10 (a promotion shares the row of the same move without, as only quiet
 moves use it); ``history_key`` reads the key the history keeps for every ply;
 ``repetition`` is :func:`repetition_verdict` (the rules' fourth occurrence, with cycles inside
-a search judged as completed); ``evaluate_kind`` is :func:`gamelib.evaluation.shogi.
+a search judged as completed); ``evaluate_kind`` is :func:`gamelib.games.minishogi.features.
 evaluate_kind` (0 material, 1 linear; declared in ``EVAL_KINDS``); ``pack_position`` puts the 25
 squares, the hands and the side to move into three words.
 
-The evaluation is θ·φ(s) with the 15,773 features of :mod:`gamelib.evaluation.shogi`
+The evaluation is θ·φ(s) with the 15,773 features of :mod:`gamelib.games.minishogi.features`
 (``evaluate`` and ``features`` are that module's; ``leaf_features`` and
 ``evaluate_and_features`` are its ``features_unsorted`` and ``evaluate_and_features_unsorted``,
 which merge a repeated index without a sort; ``prepare_weights`` is its ``prepare_into``, the pair
@@ -38,14 +38,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gamelib.evaluation import shogi as _ev
-from gamelib.evaluation.reference import REFERENCE_QDEPTH, reference_theta
-from gamelib.minishogi import core as _core
-from gamelib.minishogi import rules as _rules
-from gamelib.minishogi.notation import format_usi, usi_to_move
-from gamelib.minishogi.position import Position
+from . import features as _ev
+from .reference import REFERENCE_QDEPTH, reference_theta
+from . import core as _core
+from . import rules as _rules
+from .notation import format_usi, usi_to_move
+from .position import Position
 from gamelib.runtime.kernels import kernel
-from .protocol import DRAW, EVAL_LINEAR, LOSS, ONGOING, WIN, EvalKind, Reference
+from ..protocol import DRAW, EVAL_LINEAR, LOSS, ONGOING, WIN, EvalKind, Reference
 
 __all__ = ["REFERENCE", "start", "with_room", "move_text", "parse_move", "initial_theta", "check_theta", "save_theta",
            "load_theta", "MAX_MOVES", "N_FEATURES", "MAX_ACTIVE", "PASS", "PERFT_END_LEAF",
@@ -90,7 +90,7 @@ load_theta = _ev.load_theta
 EVAL_KINDS = {_ev.EVAL_MATERIAL: EvalKind("material", check_theta),
               EVAL_LINEAR: EvalKind("linear", check_theta)}
 #: The learning studies' reference opponent: the stand-in for the PGLeaf paper's ``ssp``
-#: (:mod:`gamelib.evaluation.reference`), its own weights, 8 quiescence plies and iterations up
+#: (:mod:`gamelib.games.minishogi.reference`), its own weights, 8 quiescence plies and iterations up
 #: to 64 plies whatever the learners' settings.
 REFERENCE = Reference(reference_theta, qdepth=REFERENCE_QDEPTH, max_depth=64)
 
@@ -126,7 +126,7 @@ def with_room(s: np.ndarray, plies: int) -> np.ndarray:
 
 
 def move_text(m: int) -> str:
-    """The move in USI notation (:func:`gamelib.minishogi.notation.format_usi`)."""
+    """The move in USI notation (:func:`gamelib.games.minishogi.notation.format_usi`)."""
     return format_usi(int(m))
 
 
@@ -138,7 +138,7 @@ def parse_move(s: np.ndarray, text: str) -> int:
 
 @kernel(inline="always")
 def gen_moves(s, buf, start):
-    """All legal moves (:func:`gamelib.minishogi.core.gen_moves` without ``captures_only``)."""
+    """All legal moves (:func:`gamelib.games.minishogi.core.gen_moves` without ``captures_only``)."""
     return _core.gen_moves(s, buf, start, False)
 
 
@@ -249,7 +249,7 @@ def repetition_verdict(s, root_ply):
     occurrence at or after ``root_ply`` (a cycle inside the search) gives the rule's verdict
     over that cycle; otherwise occurrences before the root count towards the exact rule (the
     ``REPETITION_COUNT``-th occurrence ends the game). With ``root_ply > s[PLY]`` this is exactly
-    :func:`gamelib.minishogi.core.repetition_result`. Perpetual check: as the rules module.
+    :func:`gamelib.games.minishogi.core.repetition_result`. Perpetual check: as the rules module.
     """
     p = s[_PLY]
     if p < 4:

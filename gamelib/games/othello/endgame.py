@@ -9,7 +9,7 @@ perfect play by both sides, computed by fail-soft negamax
 
 with alpha-beta pruning and principal variation search (null windows for all moves but the
 first, a re-search when a move beats alpha). A finished game is worth
-:func:`gamelib.othello.core.final_score`, with or without the empty squares credited to the
+:func:`gamelib.games.othello.core.final_score`, with or without the empty squares credited to the
 winner. The root is searched first with the null window around 0 (does the side to move
 win, draw or lose?), then with the window on the side that test found.
 
@@ -27,7 +27,7 @@ Speed comes from the usual endgame machinery:
   quadrants with an odd number of empties) and fixed square classes (corners first, the
   squares next to corners last); the last three empties are solved by dedicated routines.
 
-This module works on bitboards only; :func:`gamelib.othello.solve` (in :mod:`gamelib.othello.board`)
+This module works on bitboards only; :func:`gamelib.games.othello.solve` (in :mod:`gamelib.games.othello.board`)
 is its entry for board strings.
 """
 

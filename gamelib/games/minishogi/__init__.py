@@ -1,23 +1,29 @@
 """5×5 shogi (minishogi): an exact, fast rules engine.
 
 The rules (Fairy-Stockfish's ``minishogi`` with standard shogi's pawn-drop-mate rule) are stated
-once, in :mod:`gamelib.minishogi.rules`. Layers:
+once, in :mod:`gamelib.games.minishogi.rules`. Layers:
 
 * :func:`legal_moves`, :func:`perft`, :func:`outcome` -- the stable string API (SFEN in, USI
   moves in and out);
 * :class:`Position` (alias :class:`Board`) -- a python-chess-like position with push/pop;
 * :func:`random_game`, :func:`random_positions` -- seeded random games and positions;
-* :mod:`gamelib.minishogi.notation` -- SFEN and USI parsing (with clear ``ValueError`` messages)
+* :mod:`gamelib.games.minishogi.notation` -- SFEN and USI parsing (with clear ``ValueError`` messages)
   and formatting;
-* :mod:`gamelib.minishogi.records` -- game records in the ``gamelib-records 1`` text format
+* :mod:`gamelib.games.minishogi.records` -- game records in the ``gamelib-records 1`` text format
   (start SFEN, USI moves, result, reason), and a reader for USI ``position`` lines, bare move
   lists and CSA/KIF-like files;
-* :mod:`gamelib.minishogi.core` -- the numba core: one ``int64`` state array with its history,
+* :mod:`gamelib.games.minishogi.core` -- the numba core: one ``int64`` state array with its history,
   integer moves, legal move generation into ``int32`` buffers, make/unmake, Zobrist hashing,
   check and game-end tests, perft. Search and learners call it from ``@njit`` code;
-* :mod:`gamelib.minishogi.ffish` -- pyffish (Fairy-Stockfish) as an independent oracle (needs the
+* :mod:`gamelib.games.minishogi.ffish` -- pyffish (Fairy-Stockfish) as an independent oracle (needs the
   test-only dependency pyffish);
-* :mod:`gamelib.minishogi.bench` -- ``python -m gamelib.bench minishogi``.
+* :mod:`gamelib.games.minishogi.features` -- the PGLeaf paper's linear evaluation (features,
+  Table 1 weights, parameter files), :mod:`gamelib.games.minishogi.reference` -- the reference
+  opponent's weights;
+* :mod:`gamelib.games.minishogi.game` -- the game behind the protocol
+  (:mod:`gamelib.games.protocol`), registered as ``"minishogi"``;
+* :mod:`gamelib.games.minishogi.bench`, :mod:`gamelib.games.minishogi.features_bench` --
+  ``python -m gamelib.bench minishogi`` and ``evaluation``.
 """
 
 from . import core, rules
