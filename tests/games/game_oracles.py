@@ -1,7 +1,7 @@
 """Independent oracles of the registered games, for the conformance suite.
 
 Each oracle answers from outside the adapter under test: Fairy-Stockfish (pyffish) for 5×5
-shogi, the plain-Python grid of ``tests/othello/reference.py`` for Othello (and
+shogi, the plain-Python grid of ``tests/games/othello/reference.py`` for Othello (and
 ``othello_features_reference.py`` for its evaluation), and the games' own perft and evaluation
 functions. A state is read through the layout its adapter documents, so a
 broken adapter is seen, not trusted.
@@ -45,7 +45,7 @@ def _load(name: str, path: Path):
 class MinishogiOracle:
     """Fairy-Stockfish's minishogi, adapted to our rules by :mod:`gamelib.games.minishogi.ffish`."""
 
-    #: The published minishogi perft of the start position (as tests/minishogi uses).
+    #: The published minishogi perft of the start position (as tests/games/minishogi uses).
     published_perft = {1: 14, 2: 181, 3: 2_512, 4: 35_401, 5: 533_203, 6: 8_276_188}
 
     def __init__(self):
@@ -91,14 +91,14 @@ class MinishogiOracle:
 
 
 class OthelloOracle:
-    """The grid-and-direction-walk Othello of ``tests/othello/reference.py``."""
+    """The grid-and-direction-walk Othello of ``tests/games/othello/reference.py``."""
 
     published_perft = {1: 4, 2: 12, 3: 56, 4: 244, 5: 1_396, 6: 8_200, 7: 55_092, 8: 390_216,
                        9: 3_005_288, 10: 24_571_284}
     PASS = "pass"
 
     def __init__(self):
-        self.ref = _load("othello_reference_oracle", _HERE.parent / "othello" / "reference.py")
+        self.ref = _load("othello_reference_oracle", _HERE / "othello" / "reference.py")
         self.features_ref = _load("othello_features_reference_oracle", _HERE / "othello_features_reference.py")
 
     @staticmethod

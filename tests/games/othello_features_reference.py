@@ -1,6 +1,6 @@
 """A slow, plain-Python reference of the Othello evaluation's features (gamelib.games.othello.features).
 
-Written from the module's documentation alone, on the grid of ``tests/othello/reference.py``
+Written from the module's documentation alone, on the grid of ``tests/games/othello/reference.py``
 ("X" black, "O" white, "-" empty; index 8 * row + col, a1 = 0): patterns by square names, the
 board's symmetries as coordinate maps, a configuration's class as the smallest code among the
 readings of its squares, mobility by walking the grid. No numpy and no code of the module.
@@ -14,7 +14,7 @@ from pathlib import Path
 
 
 def _load_grid_reference():
-    path = Path(__file__).resolve().parent.parent / "othello" / "reference.py"
+    path = Path(__file__).resolve().parent / "othello" / "reference.py"
     spec = importlib.util.spec_from_file_location("othello_grid_reference", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -17,7 +17,7 @@ from gamelib.games.protocol import EVAL_LINEAR, ONGOING, check_kind, eval_weight
 from gamelib.games.othello.mlp import MLP
 from gamelib.play import games as G
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PAPER_MLP = ROOT / "data" / "results" / "paper" / "othello_value" / "mlp.npz"
 GAME = registry.get("othello")
 

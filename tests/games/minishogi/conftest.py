@@ -1,4 +1,5 @@
-"""Shared fixtures of the minishogi tests: seeded random playouts and positions drawn from them."""
+"""Shared fixtures of the 5×5 shogi tests: seeded random playouts and positions drawn from them
+(the rules' tests), SFENs of random games' positions (the features' tests)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 import pytest
 
 import gamelib.games.minishogi as ms
+from eval_positions import random_positions
 
 
 @dataclass(frozen=True)
@@ -94,3 +96,9 @@ def sample_plies(games) -> list[Ply]:
         for p in rng.sample(pool, min(50, len(pool))):
             picked[p.sfen] = p
     return list(picked.values())
+
+
+@pytest.fixture(scope="session")
+def positions() -> list[str]:
+    """SFENs of 400 positions of seeded random games."""
+    return random_positions(400, seed=2024)
