@@ -68,7 +68,7 @@ The search (eqs. of no paper: the classical algorithms)
 
 Workspace
 ---------
-A search uses preallocated arrays (:func:`new_workspace`): ``mv`` (int32 move buffers,
+A search uses preallocated arrays (:func:`new_workspace`, a :class:`Workspace`): ``mv`` (int32 move buffers,
 ``MAX_MOVES`` per ply), ``ordk`` (int64 ordering keys, parallel to ``mv``), ``pv`` (int32
 triangular PV table), ``ctl`` (int64 control block: counters, switches, killers, history,
 PV lengths, leaf kinds, repetition counts; offsets ``C_*``), ``tt``/``tts`` (the table),
@@ -97,6 +97,7 @@ from __future__ import annotations
 import sys
 import threading
 from types import SimpleNamespace
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -121,6 +122,7 @@ __all__ = [
     "LEAF_REPETITION",
     "LEAF_CAP",
     "kernels",
+    "Workspace",
     "new_workspace",
     "thread_workspace",
 ]
@@ -191,8 +193,22 @@ _KEY_KILLER2 = 1 << 34
 _HISTORY_MAX = 1 << 30
 
 
-def new_workspace(game: Game, tt_bits: int = 16):
-    """Arrays for one search of ``game`` at a time: ``(mv, ordk, pv, ctl, tt, tts, ec, ecv)``.
+class Workspace(NamedTuple):
+    """The arrays of one search at a time, by name (see the module's text; the kernels unpack
+    them: ``mv, ordk, pv, ctl, tt, tts, ec, ecv = ws``)."""
+
+    mv: np.ndarray     #: int32 move buffers, ``MAX_MOVES`` per ply
+    ordk: np.ndarray   #: int64 ordering keys, parallel to ``mv``
+    pv: np.ndarray     #: int32 triangular principal-variation table
+    ctl: np.ndarray    #: int64 control block (offsets ``C_*``)
+    tt: np.ndarray     #: the transposition table's keys and packed entries
+    tts: np.ndarray    #: its scores
+    ec: np.ndarray     #: the evaluation cache's packed positions and generations
+    ecv: np.ndarray    #: its values
+
+
+def new_workspace(game: Game, tt_bits: int = 16) -> Workspace:
+    """Arrays for one search of ``game`` at a time (a :class:`Workspace`).
 
     ``tt_bits`` sets the transposition table to ``2**tt_bits`` entries (24 bytes each); 0 gives
     a one-entry table (use ``use_tt=False`` to switch it off).
@@ -206,7 +222,7 @@ def new_workspace(game: Game, tt_bits: int = 16):
     tts = np.zeros(size, dtype=np.float64)
     ec = np.zeros((1 << EVAL_CACHE_BITS, 3), dtype=np.int64)
     ecv = np.zeros(1 << EVAL_CACHE_BITS, dtype=np.float64)
-    return mv, ordk, pv, ctl, tt, tts, ec, ecv
+    return Workspace(mv, ordk, pv, ctl, tt, tts, ec, ecv)
 
 
 _LOCAL = threading.local()

@@ -112,13 +112,14 @@ def check_workspace(game: Game, ws):
     """``ws`` if it is a workspace of :func:`gamelib.algorithms.alphabeta.new_workspace` for
     ``game`` (any table size), else ``ValueError``."""
     ref = ab.new_workspace(game, 0)
-    if not isinstance(ws, tuple) or len(ws) != len(ref):
-        raise ValueError("workspace must be the tuple of arrays made by new_workspace")
-    for k, (a, b) in enumerate(zip(ws, ref)):
+    if not isinstance(ws, ab.Workspace):
+        raise ValueError("workspace must be the Workspace made by new_workspace")
+    for name, a, b in zip(ab.Workspace._fields, ws, ref):
         ok = isinstance(a, np.ndarray) and a.dtype == b.dtype and a.flags.c_contiguous and a.ndim == b.ndim
-        if not ok or (k != 4 and k != 5 and a.shape != b.shape) or (k == 4 and (a.shape[1] != 2 or a.shape[0] & (a.shape[0] - 1))):
-            raise ValueError(f"workspace array {k} does not match new_workspace's")
-    if ws[5].shape[0] != ws[4].shape[0]:
+        table = name in ("tt", "tts")                  # (any size)
+        if not ok or (not table and a.shape != b.shape) or (name == "tt" and (a.shape[1] != 2 or a.shape[0] & (a.shape[0] - 1))):
+            raise ValueError(f"workspace array {name} does not match new_workspace's")
+    if ws.tts.shape[0] != ws.tt.shape[0]:
         raise ValueError("workspace table arrays differ in size")
     return ws
 

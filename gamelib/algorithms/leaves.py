@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import sys
 from types import SimpleNamespace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -59,7 +60,7 @@ from .alphabeta import (C_EVAL_CACHE, C_EVAL_GEN, C_LEAF, C_PVLEN, INF, LEAF_CAP
                         release_repetition, result_score, search_repetition, search_root_move,
                         setup, unmake)
 
-__all__ = ["EVAL_CACHE_OFF", "EVAL_CACHE_NEW", "EVAL_CACHE_KEEP", "new_leaves_buffers",
+__all__ = ["EVAL_CACHE_OFF", "EVAL_CACHE_NEW", "EVAL_CACHE_KEEP", "LeafBuffers", "new_leaves_buffers",
            "kernels", "root_scores_into", "root_best_into", "leaf_features_into", "leaf_features_unsorted_into",
            "root_leaves_into", "child_scores_into", "child_leaves_into"]
 
@@ -73,12 +74,27 @@ EVAL_CACHE_KEEP = 2
 _NO_BUDGET = np.int64(1) << 62
 
 
-def new_leaves_buffers(game: Game):
-    """Output buffers of :func:`root_leaves_into` for ``game``: ``(moves, scores, leaf_kind,
-    leaf_ptr, leaf_idx, leaf_val, fidx, fval, lines, scratch)`` sized for any position
+class LeafBuffers(NamedTuple):
+    """The output buffers of the root searches (:func:`root_leaves_into` and its variants), by
+    name, sized for any position of a game (:func:`new_leaves_buffers`)."""
+
+    moves: np.ndarray      #: int32, the legal moves
+    scores: np.ndarray     #: float64, each move's score, evl(s, a) (eq. 5)
+    leaf_kind: np.ndarray  #: int8, how each move's principal line ends (``LEAF_*``)
+    leaf_ptr: np.ndarray   #: int64, each move's leaf features as CSR rows: the row starts
+    leaf_idx: np.ndarray   #: int32, their feature indices
+    leaf_val: np.ndarray   #: float64, their values
+    fidx: np.ndarray       #: int32, one position's features (scratch)
+    fval: np.ndarray       #: float64, their values (scratch)
+    lines: np.ndarray      #: int32, each move's principal line
+    scratch: np.ndarray    #: int32, the game's ``leaf_features`` scratch
+
+
+def new_leaves_buffers(game: Game) -> LeafBuffers:
+    """The :class:`LeafBuffers` of ``game``'s root searches, sized for any position
     (``MAX_MOVES`` moves)."""
     n = game.MAX_MOVES
-    return (
+    return LeafBuffers(
         np.zeros(n, dtype=np.int32),
         np.zeros(n, dtype=np.float64),
         np.zeros(n, dtype=np.int8),
@@ -113,7 +129,7 @@ def root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out, eval_cac
     ``leaf_kind[:n]`` and each move's principal line, returns ``n``; ``eval_cache`` is
     :data:`EVAL_CACHE_OFF`, :data:`EVAL_CACHE_NEW` or :data:`EVAL_CACHE_KEEP` (module doc)."""
     mv, ordk, pv, ctl, tt, tts, ec, ecv = ws
-    moves, scores, leaf_kind, lines = out[0], out[1], out[2], out[8]
+    moves, scores, leaf_kind, lines = out.moves, out.scores, out.leaf_kind, out.lines
     # the recursive search must always see the same array types (C-contiguous): numba's
     # cache of a recursive function compiled for two signatures crashes when loaded
     s = np.ascontiguousarray(s)
@@ -155,7 +171,7 @@ def root_best_into(s, theta, kind, depth, qdepth, max_plies, ws, out, tol):
     at the cost of a search that prunes across root moves as the old fixed-depth players' did.
     """
     mv, ordk, pv, ctl, tt, tts, ec, ecv = ws
-    moves, scores = out[0], out[1]
+    moves, scores = out.moves, out.scores
     s = np.ascontiguousarray(s)
     theta = np.ascontiguousarray(theta)
     _check_root_search(s, depth, qdepth)
@@ -177,7 +193,7 @@ def root_best_into(s, theta, kind, depth, qdepth, max_plies, ws, out, tol):
 @generic(inline="always")
 def _to_leaf(s, k, out):
     """Play root move ``k`` and its principal line; returns the number of moves played."""
-    moves, lines = out[0], out[8]
+    moves, lines = out.moves, out.lines
     plen = lines[k, 0]
     make_move(s, np.int64(moves[k]))
     for j in range(plen):
@@ -202,13 +218,13 @@ def leaf_features_into(s, k, out, idx, val, start):
     into ``idx[start:]``/``val[start:]`` (sorted as the game's ``features``) after
     :func:`root_scores_into` filled ``out``; returns their number (0 for a leaf that ends the
     game). ``s`` (the root) is restored."""
-    if out[2][k] != LEAF_STATIC:
+    if out.leaf_kind[k] != LEAF_STATIC:
         return 0
     root_side = side_to_move(s)
     plies = _to_leaf(s, k, out)
-    nf = features(s, out[6], out[7])
+    nf = features(s, out.fidx, out.fval)
     sign = 1.0 if side_to_move(s) == root_side else -1.0
-    return _back_to_root(s, plies, nf, sign, out[6], out[7], idx, val, start)
+    return _back_to_root(s, plies, nf, sign, out.fidx, out.fval, idx, val, start)
 
 
 @generic(_nrt=False)
@@ -216,13 +232,13 @@ def leaf_features_unsorted_into(s, k, out, idx, val, start):
     """:func:`leaf_features_into` with the entries of the game's ``leaf_features`` (any order):
     the learners' sums over a leaf's features do not depend on the order of its distinct
     indices."""
-    if out[2][k] != LEAF_STATIC:
+    if out.leaf_kind[k] != LEAF_STATIC:
         return 0
     root_side = side_to_move(s)
     plies = _to_leaf(s, k, out)
-    nf = leaf_features(s, out[6], out[7], out[9])
+    nf = leaf_features(s, out.fidx, out.fval, out.scratch)
     sign = 1.0 if side_to_move(s) == root_side else -1.0
-    return _back_to_root(s, plies, nf, sign, out[6], out[7], idx, val, start)
+    return _back_to_root(s, plies, nf, sign, out.fidx, out.fval, idx, val, start)
 
 
 @generic
@@ -236,7 +252,7 @@ def root_leaves_into(s, theta, kind, depth, qdepth, max_plies, ws, out):
     ``max_plies`` the game-length cap (0 for none) and ``ws`` a workspace of
     :func:`gamelib.algorithms.alphabeta.new_workspace`.
     """
-    leaf_ptr, leaf_idx, leaf_val = out[3], out[4], out[5]
+    leaf_ptr, leaf_idx, leaf_val = out.leaf_ptr, out.leaf_idx, out.leaf_val
     s = np.ascontiguousarray(s)
     n = root_scores_into(s, theta, kind, depth, qdepth, max_plies, ws, out, EVAL_CACHE_OFF)
     leaf_ptr[0] = 0
@@ -287,7 +303,7 @@ def child_scores_into(s, theta, kind, max_plies, ws, out):
     ``leaf_kind[:n]`` and ``lines[:n, 0] = 0``, exactly as that call does, and returns ``n``
     (TD(λ)'s self-play: every leaf's value, one leaf's features)."""
     mv, ordk, pv, ctl, tt, tts, ec, ecv = ws
-    moves, scores, leaf_kind, lines = out[0], out[1], out[2], out[8]
+    moves, scores, leaf_kind, lines = out.moves, out.scores, out.leaf_kind, out.lines
     if room(s) < 2:
         raise ValueError("child_scores_into: the state's history is too short for the search")
     setup(s, ctl, tt, _NO_BUDGET, 0, kind, False, False, False, 0, max_plies)
@@ -317,7 +333,8 @@ def child_leaves_into(s, theta, max_plies, ws, out):
     each leaf is scanned once instead of twice (REINFORCE's self-play, which needs every leaf's
     value and features)."""
     mv, ordk, pv, ctl, tt, tts, ec, ecv = ws
-    moves, scores, leaf_kind, ptr, idx, val, lines, scratch = out[0], out[1], out[2], out[3], out[4], out[5], out[8], out[9]
+    moves, scores, leaf_kind, lines, scratch = out.moves, out.scores, out.leaf_kind, out.lines, out.scratch
+    ptr, idx, val = out.leaf_ptr, out.leaf_idx, out.leaf_val
     if room(s) < 2:
         raise ValueError("child_leaves_into: the state's history is too short for the search")
     setup(s, ctl, tt, _NO_BUDGET, 0, EVAL_LINEAR, False, False, False, 0, max_plies)

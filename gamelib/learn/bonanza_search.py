@@ -203,7 +203,8 @@ def search_record(s, codes, plies, weights, kind, depth, qdepth, max_plies, ws, 
     features (``leaf_ptr``, ``idx``, ``val``; ``leaf_ptr[move_ptr[r]]`` set). Returns ``(next
     row, -1)``, or ``(row, q)`` when the recorded move of ``plies[q]`` is not one legal move, or
     ``(row, -2)`` when a feature value is not an integer in [-128, 127] (what ``val`` holds)."""
-    moves_b, scores_b, kind_b, ptr_b, idx_b, val_b = out[0], out[1], out[2], out[3], out[4], out[5]
+    moves_b, scores_b, kind_b = out.moves, out.scores, out.leaf_kind
+    ptr_b, idx_b, val_b = out.leaf_ptr, out.leaf_idx, out.leaf_val
     at = 0
     for q in range(plies.shape[0]):
         p = plies[q]

@@ -17,7 +17,7 @@ from typing import ClassVar
 import numpy as np
 
 from gamelib.games import registry
-from gamelib.games.protocol import EVAL_LINEAR, Game, prepared_weights
+from gamelib.games.protocol import Game, prepared_weights
 from gamelib.learn.policy_gradient import BASELINES, EpisodeScores, self_play_update
 from gamelib.learn.selfplay import (SHOGI, SelfPlayGame, SelfPlaySettings, buffers, check_game,
                                     check_seeds, check_theta, constrain, kernels, start_state,
@@ -76,7 +76,8 @@ def play_pg_games(theta, settings: Settings, seeds, game: Game = SHOGI) -> list[
     game = check_game(game, settings)
     theta = check_theta(game, theta, settings)
     seeds = check_seeds(seeds)
-    vals, vptr, vidx, vval, ws, out, probs, buf = buffers(game, settings)
+    bufs = buffers(game, settings)
+    play = settings.play()
     start = start_state(settings.max_plies, settings.qdepth, game)
     g = np.zeros((2, theta.size))
     info = np.zeros(4, dtype=np.int64)
@@ -88,10 +89,7 @@ def play_pg_games(theta, settings: Settings, seeds, game: Game = SHOGI) -> list[
     weights = prepared_weights(game, theta)      # θ is fixed: its derived weights once for all the games
     play_game = kernels(game).selfplay_game
     for seed in seeds:
-        play_game(weights, start, EVAL_LINEAR, settings.qdepth, settings.temperature,
-                      settings.max_plies, int(seed), settings.reward == "non_mdp",
-                      settings.bonus, True, g, vals, vptr, vidx, vval, ws, out, probs, buf,
-                      info, rew, mlog)
+        play_game(weights, start, int(seed), play, True, g, bufs, info, rew, mlog)
         sparse = []
         for side in range(2):
             n = take_nonzeros(g[side], g_idx, g_val)

@@ -80,7 +80,7 @@ import functools
 import math
 import sys
 from dataclasses import asdict, dataclass, replace
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -108,7 +108,7 @@ __all__ = ["REWARDS", "ENCLOSURE_BONUS", "RESULT_FIRST_WINS", "RESULT_SECOND_WIN
            "RESULT_DRAW", "SelfPlaySettings", "SelfPlayGame", "enclosure_bonus", "enclosure_bonus_usi",
            "game_rewards", "mirror_replies", "policy_sharpness", "start_state", "kernels",
            "check_game", "check_theta", "check_seeds", "buffers", "constrain", "take_nonzeros",
-           "selfplay_game", "SHOGI"]
+           "selfplay_game", "SHOGI", "PlayParams", "GameBuffers"]
 
 #: The reward settings.
 REWARDS = ("mdp", "non_mdp")
@@ -253,6 +253,17 @@ def mirror_replies(moves, max_plies: int = R.DEFAULT_MAX_PLIES) -> int:
 
 
 # ----------------------------------------------------------------------------- settings
+class PlayParams(NamedTuple):
+    """How the game kernels play a learner's games (:meth:`SelfPlaySettings.play`)."""
+
+    kind: int            #: the evaluation kind (``EVAL_LINEAR``)
+    qdepth: int          #: quiescence plies after the move (0: no search)
+    temperature: float   #: the softmax policy's T (eq. 6)
+    max_plies: int       #: the ply cap (a draw)
+    non_mdp: bool        #: the non-MDP reward (the enclosure bonus)
+    bonus: float         #: its value per piece
+
+
 def _finite(name, value, low, high=None, low_open=False):
     v = check_number(name, value, low, high, low_open=low_open)
     if not math.isfinite(v):
@@ -341,6 +352,11 @@ class SelfPlaySettings:
         TDLeaf(λ))."""
         return self.PAPER[self.algorithm][0]
 
+    def play(self) -> PlayParams:
+        """The game kernels' :class:`PlayParams` of these settings."""
+        return PlayParams(EVAL_LINEAR, self.qdepth, self.temperature, self.max_plies,
+                          self.reward == "non_mdp", self.bonus)
+
     def constraint(self, game: Game) -> tuple[int, int]:
         """``(frozen, tie)`` of :func:`constrain` for ``game``: the tempo weight's index if it
         is not learned (else −1), the size of each side's half if the halves are tied (else 0)."""
@@ -428,45 +444,48 @@ def _final_result(s, buf, max_plies):
 
 
 @generic
-def _score_moves(s, first_ply, theta, kind, qdepth, max_plies, fused, ws, out):
+def _score_moves(s, first_ply, theta, play, fused, ws, out):
     """Score every legal move at ``s`` into ``out`` as the learners do (see the module
     docstring); returns their number, 0 when the game is over by the rules or has no move.
     ``fused``: REINFORCE's single scan for values and features; ``first_ply``: the game's first
     ply (its searches share the evaluation cache's generation from the second move on)."""
-    if _rule_end(s, max_plies) != ONGOING:
+    if _rule_end(s, play.max_plies) != ONGOING:
         return 0
     if fused:            # every leaf's value and features from one scan
-        return child_leaves_into(s, theta, max_plies, ws, out)
-    if qdepth == 0:      # TD(λ): the static evaluations of the positions after the moves
-        return child_scores_into(s, theta, kind, max_plies, ws, out)
+        return child_leaves_into(s, theta, play.max_plies, ws, out)
+    if play.qdepth == 0:      # TD(λ): the static evaluations of the positions after the moves
+        return child_scores_into(s, theta, play.kind, play.max_plies, ws, out)
     cache = EVAL_CACHE_NEW if plies_made(s) == first_ply else EVAL_CACHE_KEEP
-    return root_scores_into(s, theta, kind, 1, qdepth, max_plies, ws, out, cache)
+    return root_scores_into(s, theta, play.kind, 1, play.qdepth, play.max_plies, ws, out, cache)
 
 
 @generic
-def selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non_mdp, bonus,
-                   pg_mode, g, vals, vptr, vidx, vval, ws, out, probs, buf, info, rew, mlog):
+def selfplay_game(theta, start, seed, play, pg_mode, g, bufs, info, rew, mlog):
     """Play one self-play game from ``start`` with the softmax policy over ``root_leaves``
-    (``theta``: prepared weights, the game's ``prepare_weights``).
+    (``theta``: prepared weights, the game's ``prepare_weights``; ``play``: a
+    :class:`PlayParams`; ``bufs``: the :class:`GameBuffers`).
 
     PG mode accumulates each side's g(m) (eq. 3) into ``g[side]``; TD mode records each side's
-    chosen values and leaf features as CSR rows (``vals``, ``vptr``, ``vidx``, ``vval``). Writes
-    ``info = [result, plies, moves of the first player, moves of the second]``, the rewards into
-    ``rew`` and the moves played into ``mlog[:plies]``.
+    chosen values and leaf features as CSR rows (``bufs.vals``, ``vptr``, ``vidx``, ``vval``).
+    Writes ``info = [result, plies, moves of the first player, moves of the second]``, the
+    rewards into ``rew`` and the moves played into ``mlog[:plies]``.
     """
     s = start.copy()
     np.random.seed(seed)
-    moves, scores, ptr, idx, val = out[0], out[1], out[3], out[4], out[5]
+    vals, vptr, vidx, vval = bufs.vals, bufs.vptr, bufs.vidx, bufs.vval
+    ws, out, probs, buf = bufs.ws, bufs.out, bufs.probs, bufs.buf
+    temperature = play.temperature
+    moves, scores, ptr, idx, val = out.moves, out.scores, out.leaf_ptr, out.leaf_idx, out.leaf_val
     cnt = np.zeros(2, dtype=np.int64)
     nnz = np.zeros(2, dtype=np.int64)
     vptr[0, 0] = 0
     vptr[1, 0] = 0
     first_ply = plies_made(start)
-    fused = pg_mode and qdepth == 0 and kind == EVAL_LINEAR   # REINFORCE
+    fused = pg_mode and play.qdepth == 0 and play.kind == EVAL_LINEAR   # REINFORCE
     while True:
-        n = _score_moves(s, first_ply, theta, kind, qdepth, max_plies, fused, ws, out)
+        n = _score_moves(s, first_ply, theta, play, fused, ws, out)
         if n == 0:  # the game is over
-            r = _final_result(s, buf, max_plies)
+            r = _final_result(s, buf, play.max_plies)
             break
         softmax_into(scores, n, temperature, probs)
         k = sample_from(probs, n, np.random.random())
@@ -489,7 +508,7 @@ def selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non_
         cnt[side] += 1
         mlog[plies_made(s) - first_ply] = moves[k]
         make_move(s, np.int64(moves[k]))
-    rewards_into(s, r, non_mdp, bonus, rew)
+    rewards_into(s, r, play.non_mdp, play.bonus, rew)
     info[0] = r
     info[1] = plies_made(s) - first_ply
     info[2] = cnt[0]
@@ -497,19 +516,20 @@ def selfplay_game(theta, start, kind, qdepth, temperature, max_plies, seed, non_
 
 
 @generic
-def _policy_game(theta, start, kind, qdepth, temperature, max_plies, seed, ws, out, probs, acc):
+def _policy_game(theta, start, seed, play, bufs, acc):
     """Play one self-play game from ``start`` with θ fixed (prepared weights) and the softmax
     policy, as :func:`selfplay_game` does (the same moves for the same θ and seed), adding to
     ``acc`` = [moves, Σ π(chosen), positions with n ≥ 2 moves, Σ H(π)/log n over them]."""
     s = start.copy()
     np.random.seed(seed)
-    moves, scores = out[0], out[1]
+    ws, out, probs = bufs.ws, bufs.out, bufs.probs
+    moves, scores = out.moves, out.scores
     first_ply = plies_made(start)
     while True:
-        n = _score_moves(s, first_ply, theta, kind, qdepth, max_plies, False, ws, out)
+        n = _score_moves(s, first_ply, theta, play, False, ws, out)
         if n == 0:
             return
-        softmax_into(scores, n, temperature, probs)
+        softmax_into(scores, n, play.temperature, probs)
         k = sample_from(probs, n, np.random.random())
         acc[0] += 1.0
         acc[1] += probs[k]
@@ -538,14 +558,13 @@ def policy_sharpness(theta, settings: SelfPlaySettings, seeds, game: Game = SHOG
     game = check_game(game, settings)
     theta = check_theta(game, theta, settings)
     seeds = check_seeds(seeds)
-    _, _, _, _, ws, out, probs, _ = buffers(game, settings)
+    bufs = buffers(game, settings)
     start = start_state(settings.max_plies, settings.qdepth, game)
     weights = prepared_weights(game, theta)
     acc = np.zeros(4)
     policy_game = kernels(game)._policy_game
     for seed in seeds:
-        policy_game(weights, start, EVAL_LINEAR, settings.qdepth, settings.temperature,
-                    settings.max_plies, int(seed), ws, out, probs, acc)
+        policy_game(weights, start, int(seed), settings.play(), bufs, acc)
     return {"moves": int(acc[0]), "chosen_prob": acc[1] / max(acc[0], 1.0),
             "positions": int(acc[2]), "entropy_fraction": acc[3] / max(acc[2], 1.0)}
 
@@ -616,10 +635,24 @@ def check_seeds(seeds) -> np.ndarray:
     return seeds.astype(np.int64)
 
 
-def buffers(game: Game, settings: SelfPlaySettings):
+class GameBuffers(NamedTuple):
+    """The arrays of a learner's self-play games (:func:`buffers`), by name."""
+
+    vals: np.ndarray     #: float64[2, ·], each side's chosen values (TD learners)
+    vptr: np.ndarray     #: int64[2, ·], their leaves' features as CSR rows: the row starts
+    vidx: np.ndarray     #: int64[2, ·], the feature indices
+    vval: np.ndarray     #: float64[2, ·], their values
+    ws: ab.Workspace     #: the root searches' workspace
+    out: lv.LeafBuffers  #: the root searches' output
+    probs: np.ndarray    #: float64, the policy over the legal moves (eq. 6)
+    buf: np.ndarray      #: int32, a move buffer (the game's end)
+
+
+def buffers(game: Game, settings: SelfPlaySettings) -> GameBuffers:
+    """The :class:`GameBuffers` of ``game`` for games of at most ``settings.max_plies`` plies."""
     per_side = settings.max_plies // 2 + 2
-    return (np.zeros((2, per_side)), np.zeros((2, per_side + 1), dtype=np.int64),
-            np.zeros((2, per_side * game.MAX_ACTIVE), dtype=np.int64),
-            np.zeros((2, per_side * game.MAX_ACTIVE)), ab.new_workspace(game, 0),
-            lv.new_leaves_buffers(game), np.zeros(game.MAX_MOVES),
-            np.zeros(game.MAX_MOVES, dtype=np.int32))
+    return GameBuffers(np.zeros((2, per_side)), np.zeros((2, per_side + 1), dtype=np.int64),
+                       np.zeros((2, per_side * game.MAX_ACTIVE), dtype=np.int64),
+                       np.zeros((2, per_side * game.MAX_ACTIVE)), ab.new_workspace(game, 0),
+                       lv.new_leaves_buffers(game), np.zeros(game.MAX_MOVES),
+                       np.zeros(game.MAX_MOVES, dtype=np.int32))

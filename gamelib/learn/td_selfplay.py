@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 
 from gamelib.games import registry
-from gamelib.games.protocol import EVAL_LINEAR, N_WEIGHTS, Game, prepare_weights
+from gamelib.games.protocol import N_WEIGHTS, Game, prepare_weights
 from gamelib.games.specialize import generic, specialize
 from gamelib.learn.selfplay import (SHOGI, SelfPlayGame, SelfPlaySettings, buffers, check_game,
                                     check_seeds, check_theta, constrain, selfplay_game,
@@ -26,7 +26,8 @@ from gamelib.learn.selfplay import (SHOGI, SelfPlayGame, SelfPlaySettings, buffe
 from gamelib.learn.td import DEFAULT_BETA, add_td_lambda
 from gamelib.runtime.checks import check_number
 
-__all__ = ["Settings", "play_td_games", "play_games", "batch_jobs", "batch_result", "kernels"]
+__all__ = ["Settings", "TDParams", "play_td_games", "play_games", "batch_jobs", "batch_result",
+           "kernels"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,19 @@ class Settings(SelfPlaySettings):
         """:meth:`SelfPlaySettings.in_unit`, and β divided by ``c``."""
         return super().in_unit(c, beta=self.beta / c)
 
+    def td(self) -> "TDParams":
+        """The kernel's :class:`TDParams` of these settings."""
+        return TDParams(self.alpha, self.lam, self.gamma, self.beta)
+
+
+class TDParams(NamedTuple):
+    """How the TD kernel learns after each game (:func:`gamelib.learn.td.add_td_lambda`)."""
+
+    alpha: float   #: the step
+    lam: float     #: λ
+    gamma: float   #: the discount
+    beta: float    #: the squashing slope, ``tanh(β v)``
+
 
 def kernels(game: Game):
     """This module's generic kernels compiled for ``game`` (once per process)."""
@@ -64,11 +78,11 @@ def kernels(game: Game):
 
 
 @generic
-def _td_games(theta, start, kind, qdepth, temperature, max_plies, seeds, non_mdp, bonus, alpha,
-              lam, gamma, beta, frozen, tie, vals, vptr, vidx, vval, ws, out, probs, buf, stats,
-              mlogs):
-    """Play ``len(seeds)`` games in turn, updating ``theta`` in place after each (TD(λ)) under
-    the constraints ``frozen`` and ``tie`` (:func:`~gamelib.learn.selfplay.constrain`).
+def _td_games(theta, start, seeds, play, td, frozen, tie, bufs, stats, mlogs):
+    """Play ``len(seeds)`` games in turn (``play``: :class:`~gamelib.learn.selfplay.PlayParams`,
+    ``bufs``: :class:`~gamelib.learn.selfplay.GameBuffers`), updating ``theta`` in place after
+    each (TD(λ) with the :class:`TDParams` ``td``) under the constraints ``frozen`` and ``tie``
+    (:func:`~gamelib.learn.selfplay.constrain`).
 
     ``stats[i] = [result, plies, moves of the first player, of the second, reward of the first,
     of the second]``, ``mlogs[i, :plies]`` the moves; returns nothing.
@@ -81,12 +95,11 @@ def _td_games(theta, start, kind, qdepth, temperature, max_plies, seeds, non_mdp
     for i in range(seeds.shape[0]):
         weights[:theta.shape[0]] = theta      # θ changed after the last game: its derived weights too
         prepare_weights(weights)
-        selfplay_game(weights, start, kind, qdepth, temperature, max_plies, seeds[i], non_mdp,
-                       bonus, False, g, vals, vptr, vidx, vval, ws, out, probs, buf, info, rew,
-                       mlogs[i])
+        selfplay_game(weights, start, seeds[i], play, False, g, bufs, info, rew, mlogs[i])
         for side in range(2):
-            add_td_lambda(theta, vals[side], vptr[side], vidx[side], vval[side], info[2 + side],
-                          rew[side], lam, gamma, beta, alpha)
+            add_td_lambda(theta, bufs.vals[side], bufs.vptr[side], bufs.vidx[side],
+                          bufs.vval[side], info[2 + side], rew[side], td.lam, td.gamma, td.beta,
+                          td.alpha)
         constrain(theta, before, frozen, tie)
         before[:] = theta
         for j in range(4):
@@ -112,16 +125,13 @@ def play_td_games(theta, settings: Settings, seeds,
     game = check_game(game, settings)
     theta = check_theta(game, theta, settings).copy()
     seeds = check_seeds(seeds)
-    vals, vptr, vidx, vval, ws, out, probs, buf = buffers(game, settings)
+    bufs = buffers(game, settings)
     start = start_state(settings.max_plies, settings.qdepth, game)
     stats = np.zeros((seeds.size, 6))
     mlogs = np.zeros((seeds.size, settings.max_plies + 1), dtype=np.int32)
     frozen, tie = settings.constraint(game)
-    kernels(game)._td_games(theta, start, EVAL_LINEAR, settings.qdepth, settings.temperature,
-                            settings.max_plies, seeds, settings.reward == "non_mdp",
-                            settings.bonus, settings.alpha, settings.lam, settings.gamma,
-                            settings.beta, frozen, tie, vals, vptr, vidx, vval, ws, out, probs,
-                            buf, stats, mlogs)
+    kernels(game)._td_games(theta, start, seeds, settings.play(), settings.td(), frozen, tie,
+                            bufs, stats, mlogs)
     records = []
     for i in range(seeds.size):
         plies = int(stats[i, 1])

@@ -245,7 +245,7 @@ class BestMovePlayer(Player):
         st, theta, out, ws = _root_buffers(game, s, self.theta, self.kind, self.depth + self.qdepth)
         n = int(lv.kernels(game).root_best_into(st, theta, self.kind, self.depth, self.qdepth,
                                                 max_plies, ws, out, TIE_TOLERANCE))
-        moves, scores = out[0][:n], out[1][:n]
+        moves, scores = out.moves[:n], out.scores[:n]
         if n == 0:
             return moves.copy()
         return moves[scores > scores.max() - TIE_TOLERANCE].copy()
@@ -293,7 +293,7 @@ class SoftmaxPlayer(Player):
         st, theta, out, ws = _root_buffers(game, s, self.theta, self.kind, self.depth + self.qdepth)
         n = int(lv.kernels(game).root_scores_into(st, theta, self.kind, self.depth, self.qdepth,
                                                   max_plies, ws, out))
-        return out[0][:n].copy(), out[1][:n].copy()
+        return out.moves[:n].copy(), out.scores[:n].copy()
 
     def choose(self, game, s, rng, max_plies):
         moves, scores = self.scores(game, s, max_plies)

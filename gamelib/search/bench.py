@@ -90,9 +90,9 @@ def self_play_games(theta, n_games, seed, temperature, max_plies, start, ws, out
         while mc.game_result(s, buf, 0, max_plies) == mc.RESULT_NONE:
             n = root_leaves_into(s, theta, ev.EVAL_LINEAR, 1, 4, max_plies, ws, out)
             leaves += n
-            softmax_into(out[1], n, temperature, probs)
+            softmax_into(out.scores, n, temperature, probs)
             k = _pick(probs, n, np.random.random())
-            mc.make_move(s, np.int64(out[0][k]))
+            mc.make_move(s, np.int64(out.moves[k]))
             plies += 1
     return plies, leaves
 

@@ -135,7 +135,8 @@ def root_leaves(s, theta, kind, depth: int = 1, qdepth: int = 4, *, max_plies: i
     ws = thread_workspace(sc.GAME, 0)
     out = new_leaves_buffers()
     n = root_leaves_into(st, theta, kind, depth, qdepth, max_plies, ws, out)
-    moves, scores, lk, ptr, idx, val = out[:6]
+    moves, scores, lk = out.moves, out.scores, out.leaf_kind
+    ptr, idx, val = out.leaf_ptr, out.leaf_idx, out.leaf_val
     nnz = ptr[n]
     return RootLeaves(moves[:n].copy(), scores[:n].copy(), lk[:n].copy(), ptr[: n + 1].copy(), idx[:nnz].copy(), val[:nnz].copy())
 
