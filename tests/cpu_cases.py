@@ -30,9 +30,9 @@ def _digest(*arrays) -> str:
 def bonanza_case() -> str:
     from gamelib.games.minishogi import features as E
     from gamelib.learn import bonanza_shogi as bs
-    from gamelib.play.teacher_games import ExpertSettings, teacher_games
+    from gamelib.play.expert_games import ExpertSettings, expert_games
 
-    games = teacher_games(3, 11, ExpertSettings(node_budget=200, opening_plies=2))
+    games = expert_games(3, 11, ExpertSettings(node_budget=200, opening_plies=2))
     positions = bs.RecordPositions(games)
     theta = E.initial_theta(3, 0.002)
     train = np.arange(len(positions))

@@ -180,7 +180,7 @@ def _check_positions(positions, n: int) -> np.ndarray:
     return positions
 
 
-class _RecordPositions:
+class _PositionSet:
     """What the two position sets share: ``move_ptr`` (moves per position) and ``leaves``."""
 
     @property
@@ -195,7 +195,7 @@ class _RecordPositions:
         return self.n_positions
 
 
-class ComparisonSet(_RecordPositions):
+class ComparisonSet(_PositionSet):
     """Training positions with the PV leaf of every legal move (the input of eq. 1).
 
     Parameters
@@ -297,7 +297,7 @@ def _pv_leaves(v, indptr, indices, values, bias, move_ptr, reply_ptr, side, out)
             out[m] = pick
 
 
-class MinimaxTrees(_RecordPositions):
+class MinimaxTrees(_PositionSet):
     """Two-ply game trees: every legal move of each training position and every reply to it.
 
     ξ(p_m, v) is the minimax value of the child p_m: the opponent of the side to move picks the

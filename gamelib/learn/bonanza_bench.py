@@ -1,8 +1,8 @@
 """Benchmark of the Bonanza learner on 5×5 shogi: training positions processed per second.
 
 ``python -m gamelib.learn.bonanza_bench [--games N] [--repeat R] [--qdepth Q]`` (or
-``main(argv)`` from ``python -m gamelib.bench``) makes ``N`` teacher games
-(:func:`gamelib.play.teacher_games.teacher_games`, a small node budget: the teacher is not what
+``main(argv)`` from ``python -m gamelib.bench``) makes ``N`` expert games
+(:func:`gamelib.play.expert_games.expert_games`, a small node budget: the expert is not what
 is measured), then times, on one core after compilation,
 
 * **search**: every legal move of every position searched (1 ply + ``Q`` quiescence plies) with
@@ -29,17 +29,17 @@ def main(argv: list[str] | None = None) -> int:
     from gamelib.games.minishogi import features as E
     from gamelib.learn import bonanza as bz
     from gamelib.learn import bonanza_shogi as bs
-    from gamelib.play.teacher_games import ExpertSettings, teacher_games
+    from gamelib.play.expert_games import ExpertSettings, expert_games
 
     parser = cli.ArgumentParser(prog="bonanza_bench", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=40, help="teacher games (default 40)")
+    parser.add_argument("--games", type=int, default=40, help="expert games (default 40)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per measure, best kept")
     parser.add_argument("--qdepth", type=int, default=4, help="quiescence plies (default 4)")
     args = parser.parse_args(argv)
     if args.games < 1 or args.repeat < 1 or args.qdepth < 0:
         parser.error("--games and --repeat must be >= 1, --qdepth >= 0")
-    games = teacher_games(args.games, 0, ExpertSettings(node_budget=1000))
+    games = expert_games(args.games, 0, ExpertSettings(node_budget=1000))
     positions = bs.RecordPositions(games)
     theta = E.initial_theta(0)
     settings = bs.SearchSettings(depth=1, qdepth=args.qdepth)
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         return min(times)
 
     moves = int(cache.move_ptr[-1])
-    print(f"{n} positions from {len(games)} teacher games, {moves / n:.1f} legal moves per "
+    print(f"{n} positions from {len(games)} expert games, {moves / n:.1f} legal moves per "
           f"position, {cache.leaf_ptr[-1] / moves:.0f} feature entries per PV leaf "
           f"({cache.nbytes / n / 1024:.1f} KiB per cached position)")
     t = best(lambda: bs.search_positions(theta, positions, ids, settings))

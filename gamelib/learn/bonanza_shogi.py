@@ -25,7 +25,7 @@ Bonanza's window ±256 is ±0.0512). Win-in-n scores of the search (±(1000 − 
 Data
 ----
 * The records (:class:`~gamelib.games.minishogi.records.RecordedGame`, format ``gamelib-records 1``):
-  the book's are made by the expert of :mod:`gamelib.play.teacher_games`, the reference
+  the book's are made by the expert of :mod:`gamelib.play.expert_games`, the reference
   opponent in self-play at a deep node budget after a few uniformly random opening plies; a
   record starts *after* those plies, so every recorded move is the teacher's. Users may bring
   their own.

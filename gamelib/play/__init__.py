@@ -20,7 +20,7 @@ Submodules
 :mod:`gamelib.play.shogi`
     5×5 shogi players (random, search, softmax self-play policy, the reference opponent), games
     by the rules with the ply cap, matches, round robins and gauntlets.
-:mod:`gamelib.play.teacher_games`
+:mod:`gamelib.play.expert_games`
     The Bonanza method's expert records: the reference opponent's self-play games after random
     opening plies, a function of the settings and the seed.
 :mod:`gamelib.play.usi`

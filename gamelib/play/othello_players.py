@@ -119,15 +119,18 @@ def table_player(table: ValueTable, depth: int = 2, fallback: MLP | None = None,
 
 
 def run_parameters(folder: Path) -> dict:
-    """The parameters in the ``provenance.json`` of the finished othello_value run ``folder``
-    (``ValueError`` for a folder that is not one)."""
+    """The parameters in the ``provenance.json`` of the finished othello_value run ``folder``:
+    a run of the registered experiment (:mod:`gamelib.experiments.othello_value`: its sizes and
+    seed) or the chapter's committed run, made before it (its ``parameters``); ``ValueError``
+    for a folder that is not one."""
     folder = Path(folder)
     prov = folder / "provenance.json"
     net = folder / "mlp.npz"
     for path in (prov, net):
         if not path.is_file():
             raise ValueError(f"{folder} is not a finished othello_value run: no {path.name}")
-    params = read_json(prov).get("parameters", {})
+    stored = read_json(prov)
+    params = stored.get("parameters") or {**stored.get("sizes", {}), "seed": stored.get("seed")}
     need = {"first_year", "last_year", "val_fraction", "seed", "depth", "n_pairs",
             "opening_plies"}
     if need - set(params):

@@ -11,13 +11,13 @@ from gamelib.learn import bonanza as bz
 from gamelib.learn import bonanza_shogi as bs
 from gamelib.learn import central_difference_gradient, gradient_relative_error
 from gamelib.games.minishogi.records import replay
-from gamelib.play.teacher_games import ExpertSettings, teacher_game, teacher_games
+from gamelib.play.expert_games import ExpertSettings, expert_game, expert_games
 from gamelib.search import root_leaves
 
 
 @pytest.fixture(scope="module")
 def positions():
-    games = teacher_games(5, 11, ExpertSettings(node_budget=300, opening_plies=2))
+    games = expert_games(5, 11, ExpertSettings(node_budget=300, opening_plies=2))
     return bs.RecordPositions(games)
 
 
@@ -33,10 +33,10 @@ def test_units():
     assert math.isclose(bz.t_loss(0.02, slope=bs.SLOPE), 1 / (1 + math.exp(-0.02734375 * 100)))
 
 
-def test_teacher_game_records_start_after_the_opening():
+def test_expert_game_records_start_after_the_opening():
     st = ExpertSettings(node_budget=200, opening_plies=3)
-    g = teacher_game(st, 7)
-    assert g == teacher_game(st, 7)
+    g = expert_game(st, 7)
+    assert g == expert_game(st, 7)
     full_moves = int(g.start_sfen.split()[3]) - 1
     assert full_moves == 3
     replay(g.start_sfen, g.moves)       # legal

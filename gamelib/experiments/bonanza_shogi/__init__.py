@@ -6,7 +6,7 @@ runs four resumable stages into the run folder (default ``data/results/<profile>
 
 1. **Records** (``records/``, then ``records.txt``): ``n_games`` self-play games of the
    reference opponent at ``teacher_nodes`` nodes per move after ``opening_plies`` uniformly
-   random plies (:class:`gamelib.play.teacher_games.ExpertSettings`), generated in batches of
+   random plies (:class:`gamelib.play.expert_games.ExpertSettings`), generated in batches of
    :data:`GAMES_PER_BATCH` games on the workers, game i seeded ``derive_seed(seed, "teacher",
    i)``. Written as a ``gamelib-records 1`` file (:mod:`gamelib.games.minishogi.records`) whose header
    states every setting. A ``records.txt`` already in the folder with the same teacher settings,

@@ -11,7 +11,7 @@ from typing import Any, Mapping
 from gamelib.experiments.config import ExperimentConfig, below_cap, choices
 from gamelib.learn import bonanza_shogi as bs
 from gamelib.games.minishogi import rules as R
-from gamelib.play.teacher_games import ExpertSettings
+from gamelib.play.expert_games import ExpertSettings
 from gamelib.runtime.checks import check_integer, check_number
 
 
@@ -64,7 +64,7 @@ class BonanzaConfig(ExperimentConfig):
     ----------
     n_games, teacher_nodes, opening_plies
         Teacher games, the teacher's nodes per move and random opening plies (below the
-        teacher's ply cap; :class:`~gamelib.play.teacher_games.ExpertSettings`).
+        teacher's ply cap; :class:`~gamelib.play.expert_games.ExpertSettings`).
     test_fraction : float
         Held-out fraction of the games, in (0, 1), leaving at least one test and one training
         game (``round(test_fraction * n_games)`` test games).

@@ -13,16 +13,16 @@ from gamelib.runtime.seeds import derive_seed
 from gamelib.learn import bonanza_shogi as bs
 from gamelib.learn.bonanza_positions import split_by_game
 from gamelib.games.minishogi.records import FORMAT_NAME, format_record
-from gamelib.play.teacher_games import ExpertSettings, teacher_game
+from gamelib.play.expert_games import ExpertSettings, expert_game
 from gamelib.experiments.bonanza_common import train_eval_sample
 from gamelib.experiments.bonanza_shogi.config import (GAMES_PER_BATCH, BonanzaConfig,
                                                       bonanza_config, teacher_settings)
 
 
 # ----------------------------------------------------------------------------- 1. records
-def _teacher_job(job):
+def _expert_job(job):
     settings, run_seed, i = job
-    return format_record(teacher_game(settings, derive_seed(run_seed, "teacher", i)))
+    return format_record(expert_game(settings, derive_seed(run_seed, "teacher", i)))
 
 
 def _records_header(sizes, seed) -> list[str]:
@@ -75,7 +75,7 @@ def generate_records(folder, sizes: BonanzaConfig, seed: int, *, workers=None, s
 
     def step(state, ctx):
         first = ctx.index * GAMES_PER_BATCH
-        lines = ctx.map(_teacher_job, [(settings, ctx.run_seed, i) for i in
+        lines = ctx.map(_expert_job, [(settings, ctx.run_seed, i) for i in
                                        range(first, min(n, first + GAMES_PER_BATCH))],
                         chunksize=1)
         add = np.frombuffer(("\n".join(lines) + "\n").encode(), dtype=np.uint8)

@@ -1,7 +1,7 @@
 """Game records of 5×5 shogi: a compact text format, its writer, and a tolerant reader.
 
 The Bonanza method learns from expert game records. There is no public database of 5×5 shogi
-games, so the book generates one (:mod:`gamelib.play.teacher_games`); users may bring their
+games, so the book generates one (:mod:`gamelib.play.expert_games`); users may bring their
 own. This module reads and writes them.
 
 The format (``gamelib-records 1``)

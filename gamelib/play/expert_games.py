@@ -10,12 +10,13 @@ deepest iteration, evaluation noise, random opening plies, game-length cap) and
 
 Games
 -----
-:func:`teacher_game` plays one game with :func:`gamelib.play.shogi.play_game` (the same
+:func:`expert_game` plays one game with :func:`gamelib.play.shogi.play_game` (the same
 :class:`~gamelib.play.shogi.SearchPlayer` on both sides) after ``opening_plies`` uniformly random
 plies. The record (a :class:`~gamelib.games.minishogi.records.RecordedGame`, format ``gamelib-records
 1``) starts *after* the random plies (its SFEN is the position they reached), so every recorded
-move is the teacher's. :func:`teacher_games` plays games ``first .. first + n - 1`` of a run
-seeded ``seed``, game i seeded ``derive_seed(seed, "teacher", i)``, on any ``map`` (e.g.
+move is the expert's. :func:`expert_games` plays games ``first .. first + n - 1`` of a run
+seeded ``seed``, game i seeded ``derive_seed(seed, "teacher", i)`` (the label the committed
+records were made with), on any ``map`` (e.g.
 :meth:`gamelib.runtime.Executor.map`): a game is a function of (settings, seed) alone, whatever
 the number of workers.
 """
@@ -35,7 +36,7 @@ from gamelib.play.shogi import SearchPlayer, play_game
 from gamelib.runtime.checks import check_integer
 from gamelib.runtime.seeds import derive_seed
 
-__all__ = ["ExpertSettings", "teacher_game", "teacher_games"]
+__all__ = ["ExpertSettings", "expert_game", "expert_games"]
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class ExpertSettings:
     Attributes
     ----------
     node_budget : int
-        Nodes per move of the teacher's search (the reference opponent plays at 20,000).
+        Nodes per move of the expert's search (the reference opponent plays at 20,000).
     qdepth : int
         Quiescence plies (the reference opponent's).
     max_depth : int
@@ -53,7 +54,7 @@ class ExpertSettings:
     opening_plies : int
         Uniformly random plies at the start of every game (left out of the record).
     noise_std : float
-        Evaluation noise of the teacher's search (0: none).
+        Evaluation noise of the expert's search (0: none).
     max_plies : int
         Game-length cap (a draw), counted from the standard start.
     """
@@ -85,8 +86,8 @@ class ExpertSettings:
                 f"length cap {self.max_plies} plies (draw)")
 
 
-def teacher_game(settings: ExpertSettings, seed: int) -> RecordedGame:
-    """One teacher game with randomness from ``seed`` (see :func:`gamelib.play.shogi.play_game`);
+def expert_game(settings: ExpertSettings, seed: int) -> RecordedGame:
+    """One expert game with randomness from ``seed`` (see :func:`gamelib.play.shogi.play_game`);
     the record starts after the random opening plies."""
     player = SearchPlayer(reference_theta(), E.EVAL_LINEAR, node_budget=settings.node_budget,
                           max_depth=settings.max_depth, qdepth=settings.qdepth,
@@ -99,14 +100,14 @@ def teacher_game(settings: ExpertSettings, seed: int) -> RecordedGame:
                         game.reason)
 
 
-def _teacher_job(job):
+def _expert_job(job):
     settings, seed = job
-    return teacher_game(settings, seed)
+    return expert_game(settings, seed)
 
 
-def teacher_games(n_games: int, seed: int, settings: ExpertSettings, *, first: int = 0,
+def expert_games(n_games: int, seed: int, settings: ExpertSettings, *, first: int = 0,
                   map_fn: Callable | None = None) -> list[RecordedGame]:
     """Teacher games ``first .. first + n_games - 1`` of the run seeded ``seed`` (game i has the
     seed ``derive_seed(seed, "teacher", i)``), computed with ``map_fn`` (default: serially)."""
     jobs = [(settings, derive_seed(seed, "teacher", i)) for i in range(first, first + n_games)]
-    return list((map_fn or (lambda f, xs: [f(x) for x in xs]))(_teacher_job, jobs))
+    return list((map_fn or (lambda f, xs: [f(x) for x in xs]))(_expert_job, jobs))
