@@ -52,6 +52,7 @@ from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
 from gamelib.games.othello import mlp as mlpmod
 from gamelib.games.othello import value_table as vt
 from gamelib.play import othello_value_matches as ovm
+from gamelib.play.othello_players import TrainingTablePlayer
 from gamelib.runtime.atomic import atomic_write_json, read_json
 from gamelib.runtime.checks import check_integer, check_number
 
@@ -313,7 +314,11 @@ def run_experiment(out, sizes: Mapping[str, Any] | OthelloValueConfig, seed: int
         fit, pred_val = fit_table(tables, net, history.train_loss[-1])
         rel = mlpmod.reliability(pred_val, tables.val, bins=RELIABILITY_BINS)
     with folder.stage("matches"):
-        matches = ovm.play_pairings(ovm.players(net, tables.train, sizes.depth),
+        # the table player travels to the workers as its split, not as a packed table of
+        # hundreds of MB: each process builds it once (the same table as tables.train)
+        table = TrainingTablePlayer(sizes.first_year, sizes.last_year, sizes.val_fraction, seed,
+                                    sizes.depth, None if wthor_dir is None else str(wthor_dir))
+        matches = ovm.play_pairings(ovm.players(net, table, sizes.depth),
                                     ovm.pairings(sizes.depth), sizes.n_pairs,
                                     sizes.opening_plies, seed, workers=workers,
                                     progress=progress, checkpoints=out / "matches")

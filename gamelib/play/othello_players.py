@@ -15,7 +15,9 @@ evaluations (:mod:`gamelib.games.othello.game`):
   fallback network or an even 0, in the records' orientation; :class:`RunTablePlayer` is the
   table of a finished othello_value run folder, built once in each process that plays it (a
   packed table is hundreds of MB, too much to send to every worker): :func:`run_table` rebuilds
-  a run's training table from WTHOR, as the chapter's matches and the GRhino ladder use it.
+  a run's training table from WTHOR, as the chapter's matches and the GRhino ladder use it;
+  :class:`TrainingTablePlayer` is the same for a split given by its numbers (the registered
+  study's matches, :mod:`gamelib.experiments.othello_value`, whose run is not finished yet).
 
 A game that ends scores as the search's game end (a win outranks every evaluation), the same
 for every won line; the evaluations above never reach it.
@@ -51,9 +53,9 @@ from gamelib.play.games import BestMovePlayer, Player
 from gamelib.runtime.atomic import read_json
 from gamelib.runtime.checks import check_integer
 
-__all__ = ["OrientedPlayer", "RunTablePlayer", "records_symmetry",
+__all__ = ["OrientedPlayer", "RunTablePlayer", "TrainingTablePlayer", "records_symmetry",
            "greedy_player", "positional_player", "mlp_player", "table_player", "run_parameters",
-           "run_table", "run_table_theta"]
+           "run_table", "run_table_theta", "training_table_theta"]
 
 
 def records_symmetry(s: np.ndarray) -> int:
@@ -200,3 +202,52 @@ class RunTablePlayer(Player):
     def choose(self, game, s, rng, max_plies):
         inner = _run_table_player(self.folder, self.fallback, self.depth)
         return OrientedPlayer(inner).choose(game, s, rng, max_plies)
+
+
+@functools.lru_cache(maxsize=2)
+def training_table_theta(first_year: int, last_year: int, val_fraction: float, seed: int,
+                         records_dir: str) -> np.ndarray:
+    """The value table of the training games of the WTHOR years ``first_year .. last_year`` in
+    ``records_dir``, split by game with the held-out share ``val_fraction`` and ``seed``
+    (:func:`gamelib.games.othello.value_table.build_tables`, draws left out), packed without a
+    fallback (:func:`gamelib.games.othello.game.pack_table`): built once per process."""
+    from gamelib.games.othello.value_table import build_tables, load_years
+
+    records = load_years(first_year, last_year, records_dir)
+    return rules.pack_table(build_tables(records, val_fraction, seed).train, None)
+
+
+@functools.lru_cache(maxsize=4)
+def _training_table_player(spec: tuple, depth: int) -> BestMovePlayer:
+    return BestMovePlayer(training_table_theta(*spec), rules.EVAL_TABLE, depth=depth)
+
+
+@dataclass(frozen=True, eq=False)
+class TrainingTablePlayer(Player):
+    """:func:`table_player` (no fallback, oriented) of the training table of the split
+    (``first_year``, ``last_year``, ``val_fraction``, ``seed``) of the WTHOR files in
+    ``records_dir`` (default: :func:`gamelib.games.othello.wthor.find_wthor_dir`'s): the table
+    is built in each process the first time it moves there, so the player travels to a worker
+    as these numbers (:func:`training_table_theta`)."""
+
+    first_year: int
+    last_year: int
+    val_fraction: float
+    seed: int
+    depth: int = 2
+    records_dir: str | None = None
+
+    def __post_init__(self):
+        from gamelib.games.othello import wthor
+
+        for name in ("first_year", "last_year", "depth"):
+            object.__setattr__(self, name, check_integer(name, getattr(self, name), 1))
+        object.__setattr__(self, "seed", check_integer("seed", self.seed, 0))
+        folder = wthor.find_wthor_dir() if self.records_dir is None else Path(self.records_dir)
+        object.__setattr__(self, "records_dir", str(Path(folder).resolve()))
+
+    def choose(self, game, s, rng, max_plies):
+        spec = (self.first_year, self.last_year, float(self.val_fraction), self.seed,
+                self.records_dir)
+        return OrientedPlayer(_training_table_player(spec, self.depth)).choose(game, s, rng,
+                                                                              max_plies)

@@ -55,12 +55,17 @@ _COMMAND = "python -m gamelib.play.othello_value_matches"
 def players(mlp: MLP, table, depth: int) -> dict[str, Player]:
     """The chapter's players at search ``depth``, by name: ``random``, ``greedy``,
     ``positional-d<depth>``, ``mlp-d<depth>`` and ``table-d<depth>``; ``table`` is a
-    :class:`~gamelib.games.othello.value_table.ValueTable`, or a finished othello_value run folder
+    :class:`~gamelib.games.othello.value_table.ValueTable`, a finished othello_value run folder
     whose training table each process builds for itself
-    (:class:`~gamelib.play.othello_players.RunTablePlayer`); the table has no fallback (an even
-    0 where it has no entry)."""
-    tab = (op.RunTablePlayer(str(table), depth) if isinstance(table, (str, Path))
-           else op.table_player(table, depth))
+    (:class:`~gamelib.play.othello_players.RunTablePlayer`), or a player of a table played as it
+    is (e.g. :class:`~gamelib.play.othello_players.TrainingTablePlayer`, the same given by its
+    split); the table has no fallback (an even 0 where it has no entry)."""
+    if isinstance(table, Player):
+        tab = table
+    elif isinstance(table, (str, Path)):
+        tab = op.RunTablePlayer(str(table), depth)
+    else:
+        tab = op.table_player(table, depth)
     return {"random": RandomPlayer(), "greedy": op.greedy_player(),
             f"positional-d{depth}": op.positional_player(depth),
             f"mlp-d{depth}": op.mlp_player(mlp, depth), f"table-d{depth}": tab}

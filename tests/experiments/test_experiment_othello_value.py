@@ -1,6 +1,7 @@
 """The Othello value study as a registered experiment: its sizes checked before anything is
-written, a small run read back from its files as it was made, its folder played as a value
-table, and the chapter's committed run made with the experiment's paper profile. (The chapter
+written, a small run read back from its files as it was made, the same on two processes, its
+folder played as a value table, and the chapter's committed run made with the experiment's
+paper profile. (The chapter
 runs the quick profile and compares every file with its references: tests/test_notebooks.py.)"""
 
 import json
@@ -77,3 +78,6 @@ def test_a_small_run_reads_back_as_made_and_plays_as_a_table(tmp_path):
     np.testing.assert_array_equal(again.mlp.params, made.mlp.params)
     with pytest.raises(ValueError, match="n_pairs"):
         OV.load_report(out, expect={**SMALL, "n_pairs": 2})
+    # on two processes (the table player travels as its split and is rebuilt there): the same
+    two = OV.run_experiment(tmp_path / "two", SMALL, seed=1, workers=2, write=False)
+    pd.testing.assert_frame_equal(two.matches, made.matches)
