@@ -94,8 +94,9 @@ def _canonical(registry, name: str) -> str:
 
 def _is_run_folder(folder: Path) -> bool:
     """Whether ``folder`` may hold (part of) a run: nothing but hidden files and subfolders
-    at its top, or a provenance file or a stage manifest."""
-    if (folder / PROVENANCE).is_file() or _manifests(folder):
+    at its top, or a provenance file, a stage manifest or the stage clock of a run begun (a
+    run stopped in a stage that keeps its own checkpoint, e.g. a network's training)."""
+    if (folder / PROVENANCE).is_file() or (folder / CLOCK_FILE).is_file() or _manifests(folder):
         return True
     return all(p.name.startswith(".") or p.is_dir() for p in folder.iterdir())
 

@@ -5,6 +5,7 @@ paper profile. (The chapter
 runs the quick profile and compares every file with its references: tests/test_notebooks.py.)"""
 
 import json
+import shutil
 
 import numpy as np
 import pandas as pd
@@ -81,3 +82,23 @@ def test_a_small_run_reads_back_as_made_and_plays_as_a_table(tmp_path):
     # on two processes (the table player travels as its split and is rebuilt there): the same
     two = OV.run_experiment(tmp_path / "two", SMALL, seed=1, workers=2, write=False)
     pd.testing.assert_frame_equal(two.matches, made.matches)
+
+
+@needs_wthor
+def test_a_run_stopped_in_its_training_resumes_from_the_command_line(tmp_path):
+    """What a run stopped during the training leaves -- the stage clock and the network's own
+    checkpoint, no stage manifest yet -- is taken as a run folder, and the run finishes."""
+    if wthor_missing(1980):
+        pytest.skip(wthor_missing(1980))
+    out = tmp_path / "run"
+    OV.run_experiment(out, SMALL, seed=1, workers=1)
+    kept = {"wall_time.json", "mlp_checkpoint.npz"}
+    for path in out.iterdir():
+        if path.name not in kept:
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+    assert {p.name for p in out.iterdir()} == kept
+    argv = ["othello_value", "--out", str(out), "--seed", "1", "--workers", "1", "--no-progress"]
+    for key, value in SMALL.items():
+        argv += ["-p", key, json.dumps(value)]
+    assert cli_main(argv) == 0
+    assert OV.load_report(out, expect=SMALL)[1] == OV.othello_value_config(SMALL)
