@@ -39,7 +39,6 @@ run folder of either kind is what ``gamelib:table=FOLDER`` plays
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
@@ -51,6 +50,7 @@ from gamelib.experiments.registry import RunOptions, register
 from gamelib.experiments.run_folder import RunFolder, read_run, run_from_options
 from gamelib.games.othello import mlp as mlpmod
 from gamelib.games.othello import value_table as vt
+from gamelib.games.othello import wthor
 from gamelib.play import othello_value_matches as ovm
 from gamelib.play.othello_players import TrainingTablePlayer
 from gamelib.runtime.atomic import atomic_write_json, read_json
@@ -281,14 +281,6 @@ def fit_table(tables, net, train_loss: float):
     return fit, pred_val
 
 
-def _wthor_sha256(sizes, records_dir=None) -> dict:
-    from gamelib.games.othello import wthor
-
-    folder = wthor.find_wthor_dir() if records_dir is None else Path(records_dir)
-    return {f"WTH_{y}.wtb": hashlib.sha256((folder / f"WTH_{y}.wtb").read_bytes()).hexdigest()
-            for y in range(sizes["first_year"], sizes["last_year"] + 1)}
-
-
 def run_experiment(out, sizes: Mapping[str, Any] | OthelloValueConfig, seed: int = 0, *,
                    profile: str = "custom", workers: int | None = None, scheduler=None,
                    progress: bool = False, write: bool = True,
@@ -327,7 +319,9 @@ def run_experiment(out, sizes: Mapping[str, Any] | OthelloValueConfig, seed: int
                                 folder.timings)
     if write:
         _write_report(out, report)
-        folder.finish(wthor_sha256=_wthor_sha256(sizes, wthor_dir),
+        records_dir = wthor.find_wthor_dir() if wthor_dir is None else wthor_dir
+        folder.finish(wthor_sha256=wthor.years_sha256(records_dir, sizes.first_year,
+                                                      sizes.last_year),
                       training_samples=history.samples)
     return report
 

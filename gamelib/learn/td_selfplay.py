@@ -100,8 +100,9 @@ def _td_games(theta, start, seeds, play, td, frozen, tie, bufs, stats, mlogs):
             add_td_lambda(theta, bufs.vals[side], bufs.vptr[side], bufs.vidx[side],
                           bufs.vval[side], info[2 + side], rew[side], td.lam, td.gamma, td.beta,
                           td.alpha)
-        constrain(theta, before, frozen, tie)
-        before[:] = theta
+        if frozen >= 0 or tie > 0:      # (θ before the next game: only a constraint reads it)
+            constrain(theta, before, frozen, tie)
+            before[:] = theta
         for j in range(4):
             stats[i, j] = info[j]
         stats[i, 4] = rew[0]

@@ -148,8 +148,6 @@ def run_table(folder) -> tuple:
     by :func:`gamelib.games.othello.wthor.find_wthor_dir` (``FileNotFoundError`` naming where) and must
     be the files the run read, where its provenance records their sha256; ``ValueError`` for a
     folder that is not a finished run or other records."""
-    import hashlib
-
     from gamelib.games.othello import wthor
     from gamelib.games.othello.value_table import build_tables, load_years
 
@@ -159,10 +157,9 @@ def run_table(folder) -> tuple:
     records_dir = wthor.find_wthor_dir()
     records = load_years(params["first_year"], params["last_year"], records_dir)
     recorded = read_json(folder / "provenance.json").get("wthor_sha256") or {}
-    for year in range(params["first_year"], params["last_year"] + 1):
-        name = f"WTH_{year}.wtb"
-        sha = recorded.get(name)
-        if sha is not None and hashlib.sha256((records_dir / name).read_bytes()).hexdigest() != sha:
+    found = wthor.years_sha256(records_dir, params["first_year"], params["last_year"])
+    for name, sha in found.items():
+        if recorded.get(name, sha) != sha:
             raise ValueError(f"{records_dir / name} is not the WTHOR file the run {folder} read (its "
                              "sha256 differs from the one in its provenance.json)")
     return build_tables(records, params["val_fraction"], params["seed"]).train, mlp

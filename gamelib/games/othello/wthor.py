@@ -26,6 +26,7 @@ passes) and returns one row per game. Where the files are: :func:`find_wthor_dir
 from __future__ import annotations
 
 import datetime
+import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +45,7 @@ __all__ = [
     "WthorHeader",
     "default_dirs",
     "find_wthor_dir",
+    "years_sha256",
     "read_header",
     "read_names",
     "read_records",
@@ -130,6 +132,14 @@ def find_wthor_dir() -> Path:
         + ", ".join(str(d) for d in candidates)
         + f"; set ${ENV_VAR} or run `python -m gamelib.games.othello.download`"
     )
+
+
+def years_sha256(folder, first_year: int, last_year: int) -> dict[str, str]:
+    """``{"WTH_<year>.wtb": sha256}`` of the game files of the years ``first_year..last_year``
+    in ``folder`` (what a run's provenance records of the records it read)."""
+    folder = Path(folder)
+    return {f"WTH_{y}.wtb": hashlib.sha256((folder / f"WTH_{y}.wtb").read_bytes()).hexdigest()
+            for y in range(first_year, last_year + 1)}
 
 
 def _parse_header(data: bytes, path: Path) -> WthorHeader:
